@@ -1,0 +1,2 @@
+"""Engine adapters: one module per package, registered through the
+``simwright.engines`` entry-point group (see :mod:`simwright.engines.registry`)."""

@@ -1,0 +1,25 @@
+"""Typed execution graphs: steps, edges from annotations, decision points, the runner."""
+
+from simwright.graph.context import RunContext
+from simwright.graph.decision import Choice, Decider, DecisionRequest, FixedChoice
+from simwright.graph.graph import DONE, Graph, declared_successors
+from simwright.graph.observer import NullObserver, RunObserver
+from simwright.graph.runner import RunOutcome, Runner
+from simwright.graph.step import Done, Step
+
+__all__ = [
+    "DONE",
+    "Choice",
+    "Decider",
+    "DecisionRequest",
+    "Done",
+    "FixedChoice",
+    "Graph",
+    "NullObserver",
+    "RunContext",
+    "RunObserver",
+    "RunOutcome",
+    "Runner",
+    "Step",
+    "declared_successors",
+]

@@ -1,0 +1,263 @@
+"""The :class:`Runner` executes a graph step by step, recording everything, and resumes.
+
+Each step attempt is bracketed by two transactions: ``begin_step`` when it starts
+and ``finish_step`` when it ends, the latter writing the step's artifacts, engine
+calls, decisions, events, its successor and the run's status at once. A run killed
+at any moment therefore resumes from its last completed step: that step's
+recorded successor is executed next, and completed steps never run again.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields, is_dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from simwright import __version__
+from simwright.errors import EngineError, GraphError, NeedsReview, SimwrightError, StoreError
+from simwright.graph import codec
+from simwright.graph.context import RunContext
+from simwright.graph.decision import Decider
+from simwright.graph.graph import Graph
+from simwright.graph.observer import NullObserver, RunObserver
+from simwright.graph.step import Done, Step
+from simwright.results import ArtifactRef
+from simwright.settings import Settings
+from simwright.store.records import EventRecord, StepOutcome
+from simwright.store.store import Store, sha256_file
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How a run ended (for now): its id, status, result or error, and directory."""
+
+    run_id: str
+    status: str
+    run_dir: Path
+    result: Any = None
+    error: str | None = None
+
+
+def new_run_id() -> str:
+    """A sortable, unique run id: ``YYYYMMDD-HHMMSS-xxxxxx``."""
+    return datetime.now().strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+class Runner:
+    """Runs graphs with a store, settings, an optional decider and an observer."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        decider: Decider | None = None,
+        observer: RunObserver | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.decider = decider
+        self.observer: RunObserver = observer or NullObserver()
+
+    # -- public -------------------------------------------------------------
+    def start(
+        self, graph: Graph, first: Step, *, protocol: str, params: Any = None, request: str = ""
+    ) -> RunOutcome:
+        """Create a run of ``graph`` starting at ``first`` and execute it."""
+        if type(first) is not graph.entry:
+            raise GraphError(f"graph {graph.name!r} starts at {graph.entry.label()}, "
+                             f"not {type(first).label()}")
+        run_id = new_run_id()
+        run_dir = self.settings.runs_path / run_id
+        run_dir.mkdir(parents=True)
+        self.store.create_run(
+            run_id, protocol, request=request, params_json=codec.dumps(params),
+            workdir=str(run_dir), version=__version__,
+        )
+        self.store.add_event(run_id, EventRecord("entry", "first step",
+                                                 json.dumps({"step": codec.dumps(first)})))
+        with _locked(run_dir):
+            return self._loop(run_id, run_dir, graph, first, seq=1, attempt=1)
+
+    def resume(self, graph: Graph, run_id: str) -> RunOutcome:
+        """Continue an interrupted, failed or waiting run from its last completed step."""
+        run = self.store.get_run(run_id)
+        run_dir = Path(run.workdir)
+        if run.status == "completed":
+            result = codec.loads(run.result_json) if run.result_json else None
+            return RunOutcome(run.id, "completed", run_dir, result)
+        with _locked(run_dir):
+            step, seq, attempt = self._resume_point(run.id)
+            _check_artifacts(run_dir, step)
+            self.store.set_run_status(
+                run.id, "running",
+                event=EventRecord("resumed", f"resuming at step {seq} {type(step).label()} "
+                                  f"(attempt {attempt})"),
+            )
+            return self._loop(run.id, run_dir, graph, step, seq=seq, attempt=attempt)
+
+    # -- internals ------------------------------------------------------------
+    def _resume_point(self, run_id: str) -> tuple[Step, int, int]:
+        steps = self.store.steps(run_id)
+        if not steps:
+            entry = [e for e in self.store.events(run_id) if e.kind == "entry"]
+            if not entry:
+                raise StoreError(f"run {run_id} has no recorded first step")
+            return codec.loads(json.loads(entry[0].payload_json)["step"]), 1, 1
+        last = steps[-1]
+        if last.status == "completed":
+            if last.successor_json is None:
+                raise StoreError(f"run {run_id}: step {last.seq} completed without a successor")
+            return codec.loads(last.successor_json), last.seq + 1, 1
+        return codec.loads(last.step_json), last.seq, last.attempt + 1
+
+    def _loop(
+        self, run_id: str, run_dir: Path, graph: Graph, step: Step, *, seq: int, attempt: int
+    ) -> RunOutcome:
+        while True:
+            outcome, nxt = self._execute(run_id, run_dir, graph, step, seq, attempt)
+            if outcome is not None:
+                return outcome
+            assert nxt is not None
+            step, seq, attempt = nxt, seq + 1, 1
+
+    def _execute(
+        self, run_id: str, run_dir: Path, graph: Graph, step: Step, seq: int, attempt: int
+    ) -> tuple[RunOutcome | None, Step | None]:
+        label = type(step).label()
+        if type(step) not in graph.steps:
+            raise GraphError(f"step {label} is not part of graph {graph.name!r}")
+        suffix = f".attempt{attempt}" if attempt > 1 else ""
+        workdir = run_dir / "steps" / f"{seq:03d}-{label}{suffix}"
+        workdir.mkdir(parents=True, exist_ok=True)
+        step_json = codec.dumps(step)
+        step_id = self.store.begin_step(
+            run_id, seq=seq, attempt=attempt, name=label, step_json=step_json,
+            inputs_hash=codec.value_hash(step), workdir=str(workdir),
+        )
+        ctx = RunContext(
+            run_id=run_id, seq=seq, attempt=attempt, workdir=workdir, run_dir=run_dir,
+            settings=self.settings, allowed=graph.edges[label], decider=self.decider,
+            observer=self.observer,
+        )
+        self.observer.step_started(run_id, seq, label, attempt)
+        start = time.perf_counter()
+        try:
+            result = step.run(ctx)
+            if not graph.allows(type(step), result):
+                raise GraphError(
+                    f"undeclared transition {label} -> {_name(result)}; "
+                    f"{label} declares: {', '.join(graph.edges[label])}"
+                )
+        except NeedsReview as exc:
+            return self._stop(ctx, step_id, start, "needs_review", str(exc), label), None
+        except KeyboardInterrupt:
+            self._stop(ctx, step_id, start, "interrupted", "interrupted by user", label)
+            raise
+        except GraphError as exc:
+            self._stop(ctx, step_id, start, "failed", str(exc), label)
+            raise
+        except SimwrightError as exc:
+            return self._stop(ctx, step_id, start, "failed", _describe(exc), label), None
+        except Exception as exc:  # noqa: BLE001 - a bug in a step must still leave a record
+            msg = f"internal error in {label}: {exc!r}\n{traceback.format_exc(limit=8)}"
+            return self._stop(ctx, step_id, start, "failed", msg, label), None
+        wall = time.perf_counter() - start
+        if isinstance(result, Done):
+            self.store.finish_step(run_id, self._outcome(
+                ctx, step_id, "completed", wall, successor="Done",
+                run_status="completed", run_result_json=codec.dumps(result.result)))
+            self.observer.step_finished(run_id, seq, label, "completed", wall)
+            return RunOutcome(run_id, "completed", run_dir, result.result), None
+        nxt_label = type(result).label()
+        self.store.finish_step(run_id, self._outcome(
+            ctx, step_id, "completed", wall, successor=nxt_label,
+            successor_json=codec.dumps(result)))
+        self.observer.step_finished(run_id, seq, label, "completed", wall)
+        return None, result
+
+    def _stop(
+        self, ctx: RunContext, step_id: int, start: float, status: str, error: str, label: str
+    ) -> RunOutcome:
+        wall = time.perf_counter() - start
+        run_status = status if status != "interrupted" else "interrupted"
+        ctx.event(f"step_{status}", error.splitlines()[0] if error else status)
+        self.store.finish_step(ctx.run_id, self._outcome(
+            ctx, step_id, status, wall, error=error, run_status=run_status, run_error=error))
+        self.observer.step_finished(ctx.run_id, ctx.seq, label, status, wall)
+        return RunOutcome(ctx.run_id, run_status, ctx.run_dir, None, error)
+
+    @staticmethod
+    def _outcome(ctx: RunContext, step_id: int, status: str, wall: float, **kw: Any) -> StepOutcome:
+        decided_by = kw.pop("decided_by", None) or ctx.decided_by
+        if decided_by is None and kw.get("successor"):
+            decided_by = "only-successor" if len(ctx.allowed) == 1 else "code"
+        return StepOutcome(
+            step_id=step_id, status=status, wall_s=wall, decided_by=decided_by,
+            reason=ctx.reason,
+            structure_json=json.dumps(ctx.structures) if ctx.structures else None,
+            artifacts=tuple(ctx.artifacts), engine_calls=tuple(ctx.engine_calls),
+            decisions=tuple(ctx.decisions), events=tuple(ctx.events), **kw,
+        )
+
+
+def _name(result: object) -> str:
+    return "Done" if isinstance(result, Done) else type(result).__name__
+
+
+def _describe(exc: SimwrightError) -> str:
+    if isinstance(exc, EngineError) and exc.tail:
+        return f"{exc}\n--- engine output (tail) ---\n{exc.tail}"
+    return str(exc)
+
+
+def _artifact_refs(value: Any) -> Iterator[ArtifactRef]:
+    if isinstance(value, ArtifactRef):
+        yield value
+    elif is_dataclass(value) and not isinstance(value, type):
+        for f in fields(value):
+            yield from _artifact_refs(getattr(value, f.name))
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _artifact_refs(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _artifact_refs(v)
+
+
+def _check_artifacts(run_dir: Path, step: Step) -> None:
+    """Refuse to resume when a recorded input file is missing or was changed."""
+    for ref in _artifact_refs(step):
+        path = run_dir / ref.path
+        if not path.is_file():
+            raise StoreError(f"cannot resume: recorded artifact {ref.path} is missing")
+        if sha256_file(path) != ref.sha256:
+            raise StoreError(f"cannot resume: recorded artifact {ref.path} was modified")
+
+
+@contextmanager
+def _locked(run_dir: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the run so two processes never advance it at once."""
+    lock_path = run_dir / ".lock"
+    with lock_path.open("a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise StoreError(f"run {run_dir.name} is being executed by another process") from exc
+        fh.seek(0)
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

@@ -1,0 +1,91 @@
+"""Settings, read once at the edge (environment and an optional TOML file) and passed down.
+
+Nothing below the command line or the service reads the environment: they take a
+:class:`Settings` value.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from simwright.errors import ParseError
+
+DEFAULT_HOME = Path("~/.simwright")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where simwright keeps its data and how it launches engines.
+
+    ``home`` holds the SQLite store (``simwright.db``) and the run directories
+    (``runs/<run_id>``) unless ``database_url`` or ``runs_dir`` say otherwise.
+    ``threads`` = 0 means all cores.
+    """
+
+    home: Path
+    database_url: str | None = None
+    runs_dir: Path | None = None
+    threads: int = 0
+    mpi_ranks: int = 1
+    engine_paths: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def db_url(self) -> str:
+        """SQLAlchemy URL of the provenance store."""
+        return self.database_url or f"sqlite:///{self.home / 'simwright.db'}"
+
+    @property
+    def runs_path(self) -> Path:
+        """Directory holding one folder per run."""
+        return self.runs_dir or self.home / "runs"
+
+    def with_home(self, home: Path) -> Settings:
+        """A copy with another home directory."""
+        return replace(self, home=home)
+
+    def cores(self) -> int:
+        """Number of cores engines may use (``threads``, or all cores when 0)."""
+        return self.threads if self.threads > 0 else (os.cpu_count() or 1)
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """Read settings from ``SIMWRIGHT_*`` variables and ``$SIMWRIGHT_HOME/config.toml``.
+
+    Variables: ``SIMWRIGHT_HOME`` (default ``~/.simwright``), ``SIMWRIGHT_DATABASE_URL``,
+    ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``. The environment wins over the file.
+    """
+    env = os.environ if env is None else env
+    home = Path(env.get("SIMWRIGHT_HOME", str(DEFAULT_HOME))).expanduser().resolve()
+    data = _read_toml(home / "config.toml")
+    values: dict[str, Any] = {
+        "database_url": env.get("SIMWRIGHT_DATABASE_URL", data.get("database_url")),
+        "threads": _int(env.get("SIMWRIGHT_THREADS", data.get("threads", 0)), "threads"),
+        "mpi_ranks": _int(env.get("SIMWRIGHT_MPI_RANKS", data.get("mpi_ranks", 1)), "mpi_ranks"),
+        "engine_paths": dict(data.get("engines", {})),
+    }
+    runs = data.get("runs_dir")
+    return Settings(home=home, runs_dir=Path(runs).expanduser() if runs else None, **values)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        return tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise ParseError(f"{path}: invalid TOML: {exc}") from exc
+
+
+def _int(value: Any, name: str) -> int:
+    try:
+        out = int(value)
+    except (TypeError, ValueError) as exc:
+        raise ParseError(f"setting {name!r} must be an integer, got {value!r}") from exc
+    if out < 0:
+        raise ParseError(f"setting {name!r} must not be negative, got {out}")
+    return out

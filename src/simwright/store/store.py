@@ -1,0 +1,240 @@
+"""The :class:`Store`: transactional writes and queries of provenance records."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import create_engine, event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from simwright.errors import StoreError
+from simwright.store.migrate import upgrade
+from simwright.store.models import (
+    ArtifactRow,
+    Base,
+    DecisionRow,
+    EngineCallRow,
+    EventRow,
+    RunRow,
+    StepRow,
+    utcnow,
+)
+from simwright.store.records import EventRecord, StepOutcome
+
+RowT = TypeVar("RowT", bound=Base)
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    """sha256 of a file's content."""
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def sqlite_url(path: Path) -> str:
+    """The SQLAlchemy URL of a SQLite database file."""
+    return f"sqlite:///{path}"
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    cur.execute("PRAGMA synchronous=NORMAL")  # durable across process kills in WAL mode
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+class Store:
+    """Provenance records of runs behind SQLAlchemy (SQLite by default).
+
+    Every write is one transaction: a process killed at any moment leaves either
+    the state before or the state after a write, never half of it.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            upgrade(self.engine)
+        except Exception as exc:  # noqa: BLE001 - turn any driver error into a clear message
+            raise StoreError(f"cannot open the provenance store at {url}: {exc}") from exc
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @classmethod
+    def at(cls, path: Path) -> Store:
+        """Open (creating if needed) the SQLite store at ``path``."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(sqlite_url(path))
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session committed on success and rolled back on any error."""
+        with self._sessions.begin() as session:
+            yield session
+
+    # -- runs ---------------------------------------------------------------
+    def create_run(
+        self, run_id: str, protocol: str, *, request: str, params_json: str, workdir: str,
+        version: str,
+    ) -> RunRow:
+        """Insert a new run with status ``running``."""
+        row = RunRow(
+            id=run_id, protocol=protocol, request=request, params_json=params_json,
+            status="running", workdir=workdir, simwright_version=version,
+        )
+        with self.transaction() as s:
+            s.add(row)
+            s.flush()
+            s.add(EventRow(run_id=run_id, kind="run_started", message=request or protocol))
+        return row
+
+    def get_run(self, run_id: str) -> RunRow:
+        """The run whose id is ``run_id`` or starts with it (must be unambiguous)."""
+        with self._sessions() as s:
+            exact = s.get(RunRow, run_id)
+            if exact is not None:
+                return exact
+            rows = s.scalars(select(RunRow).where(RunRow.id.startswith(run_id))).all()
+        if not rows:
+            raise StoreError(f"no run with id {run_id!r} (see `simwright runs`)")
+        if len(rows) > 1:
+            raise StoreError(f"run id {run_id!r} is ambiguous: {', '.join(r.id for r in rows)}")
+        return rows[0]
+
+    def list_runs(self, limit: int = 50) -> list[RunRow]:
+        """The most recent runs first."""
+        with self._sessions() as s:
+            q = select(RunRow).order_by(RunRow.created_at.desc()).limit(limit)
+            return list(s.scalars(q).all())
+
+    def set_run_status(
+        self, run_id: str, status: str, *, error: str | None = None,
+        event: EventRecord | None = None,
+    ) -> None:
+        """Change a run's status (with an optional event) in one transaction."""
+        with self.transaction() as s:
+            run = s.get(RunRow, run_id)
+            if run is None:
+                raise StoreError(f"no run {run_id!r}")
+            run.status = status
+            run.error = error
+            run.updated_at = utcnow()
+            if event is not None:
+                s.add(EventRow(run_id=run_id, kind=event.kind, message=event.message,
+                               payload_json=event.payload_json))
+
+    # -- steps --------------------------------------------------------------
+    def begin_step(
+        self, run_id: str, *, seq: int, attempt: int, name: str, step_json: str,
+        inputs_hash: str, workdir: str,
+    ) -> int:
+        """Record that a step attempt started; returns its id."""
+        row = StepRow(
+            run_id=run_id, seq=seq, attempt=attempt, name=name, step_json=step_json,
+            inputs_hash=inputs_hash, status="running", workdir=workdir,
+        )
+        with self.transaction() as s:
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def finish_step(self, run_id: str, outcome: StepOutcome) -> None:
+        """Write a finished step attempt and everything it produced, atomically."""
+        with self.transaction() as s:
+            step = s.get(StepRow, outcome.step_id)
+            if step is None:
+                raise StoreError(f"no step {outcome.step_id} in run {run_id}")
+            self._apply_step(step, outcome)
+            self._add_children(s, run_id, outcome)
+            if outcome.run_status is not None:
+                run = s.get(RunRow, run_id)
+                assert run is not None
+                run.status = outcome.run_status
+                run.updated_at = utcnow()
+                run.error = outcome.run_error
+                if outcome.run_result_json is not None:
+                    run.result_json = outcome.run_result_json
+
+    @staticmethod
+    def _apply_step(step: StepRow, o: StepOutcome) -> None:
+        step.status = o.status
+        step.successor = o.successor
+        step.successor_json = o.successor_json
+        step.decided_by = o.decided_by
+        step.reason = o.reason
+        step.structure_json = o.structure_json
+        step.error = o.error
+        step.wall_s = o.wall_s
+        step.finished_at = utcnow()
+
+    @staticmethod
+    def _add_children(s: Session, run_id: str, o: StepOutcome) -> None:
+        sid = o.step_id
+        for a in o.artifacts:
+            s.add(ArtifactRow(run_id=run_id, step_id=sid, kind=a.kind, path=a.path,
+                              sha256=a.sha256, size=a.size, description=a.description,
+                              schema_version=a.schema_version))
+        for c in o.engine_calls:
+            s.add(EngineCallRow(run_id=run_id, step_id=sid, engine=c.engine, command=c.command,
+                                version=c.version, exit_code=c.exit_code, wall_s=c.wall_s,
+                                stdout_tail=c.stdout_tail, stderr_tail=c.stderr_tail))
+        for d in o.decisions:
+            s.add(DecisionRow(run_id=run_id, step_id=sid, point=d.point,
+                              options_json=_json_list(d.options), chosen=d.chosen,
+                              decided_by=d.decided_by, inputs_json=d.inputs_json,
+                              rationale=d.rationale))
+        for e in o.events:
+            s.add(EventRow(run_id=run_id, step_id=sid, kind=e.kind, message=e.message,
+                           payload_json=e.payload_json))
+
+    # -- queries ------------------------------------------------------------
+    def steps(self, run_id: str) -> list[StepRow]:
+        """All step attempts of a run in execution order."""
+        return self._children(StepRow, run_id, StepRow.id)
+
+    def artifacts(self, run_id: str) -> list[ArtifactRow]:
+        """All artifacts of a run."""
+        return self._children(ArtifactRow, run_id, ArtifactRow.id)
+
+    def engine_calls(self, run_id: str) -> list[EngineCallRow]:
+        """All engine calls of a run."""
+        return self._children(EngineCallRow, run_id, EngineCallRow.id)
+
+    def decisions(self, run_id: str) -> list[DecisionRow]:
+        """All decisions of a run."""
+        return self._children(DecisionRow, run_id, DecisionRow.id)
+
+    def events(self, run_id: str) -> list[EventRow]:
+        """All events of a run."""
+        return self._children(EventRow, run_id, EventRow.id)
+
+    def add_event(self, run_id: str, event: EventRecord, step_id: int | None = None) -> None:
+        """Record one event."""
+        with self.transaction() as s:
+            s.add(EventRow(run_id=run_id, step_id=step_id, kind=event.kind,
+                           message=event.message, payload_json=event.payload_json))
+
+    def _children(self, model: type[RowT], run_id: str, order: Any) -> list[RowT]:
+        with self._sessions() as s:
+            q = select(model).where(model.run_id == run_id).order_by(order)  # type: ignore[attr-defined]
+            return list(s.scalars(q).all())
+
+
+def _json_list(items: Sequence[str]) -> str:
+    import json
+
+    return json.dumps(list(items))
