@@ -88,7 +88,9 @@ class SanitySummary:
         vol = f"{self.volume_a3:.2f} Å³" if self.volume_a3 else "no cell"
         rho = f", {self.density_g_cm3:.4f} g/cm³" if self.density_g_cm3 else ""
         pbc = "".join("p" if p else "f" for p in self.pbc)
-        close = f", {len(self.close_pairs)} pairs < {MIN_PAIR_DISTANCE_A} Å" if self.close_pairs else ""
+        close = (
+            f", {len(self.close_pairs)} pairs < {MIN_PAIR_DISTANCE_A} Å" if self.close_pairs else ""
+        )
         return f"{self.formula} ({self.n_atoms} atoms), {vol}{rho}, pbc {pbc}{close}"
 
 

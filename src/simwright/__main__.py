@@ -1,0 +1,5 @@
+"""``python -m simwright`` runs the command line."""
+
+from simwright.cli import main
+
+main()

@@ -1,0 +1,258 @@
+"""The ``simwright`` command line (Typer + Rich). Thin: parsing, calling, printing.
+
+Exit codes: 0 success, 1 the run failed, 2 the input was refused before any
+compute, 3 the run waits for review, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from simwright import __version__
+
+if TYPE_CHECKING:
+    from simwright.graph import RunOutcome
+    from simwright.settings import Settings
+    from simwright.store import RunRow, Store
+
+app = typer.Typer(
+    help="simwright: expert-level atomistic simulation with typed graphs, real engines "
+    "and full provenance.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(soft_wrap=True)
+err = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option("--home", help="simwright home (default $SIMWRIGHT_HOME or ~/.simwright)"),
+]
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+
+
+def handled(fn: F) -> F:
+    """Turn simwright's errors into a clear message and exit code 2 (JSON with --json)."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from simwright.errors import SimwrightError
+
+        try:
+            return fn(*args, **kwargs)
+        except SimwrightError as exc:
+            if kwargs.get("json_out"):
+                _emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
+            else:
+                err.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+            raise typer.Exit(2) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _settings(home: Path | None) -> Settings:
+    from simwright.settings import load_settings
+
+    settings = load_settings()
+    return settings.with_home(home.expanduser().resolve()) if home else settings
+
+
+def _store(settings: Settings) -> Store:
+    from simwright.store import Store
+
+    if settings.db_url.startswith("sqlite:///"):
+        Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return Store(settings.db_url)
+
+
+@app.command()
+@handled
+def run(
+    request: Annotated[str, typer.Argument(help="A request in words, or a spec.yaml file.")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Run a protocol from a request in words or a YAML spec file."""
+    from simwright.graph import Runner
+    from simwright.protocols import load_protocols
+    from simwright.protocols.requests import resolve_request
+
+    settings = _settings(home)
+    resolved = resolve_request(request, load_protocols())
+    store = _store(settings)
+    runner = Runner(store, settings, observer=_observer())
+    proto = resolved.protocol
+    outcome = runner.start(
+        proto.graph,
+        proto.first_step(resolved.params),
+        protocol=proto.name,
+        params=resolved.params,
+        request=resolved.request,
+    )
+    _finish(store, outcome, json_out)
+
+
+@app.command()
+@handled
+def resume(
+    run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
+    choose: Annotated[
+        str | None, typer.Option(help="Answer a pending decision point with this option.")
+    ] = None,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Continue an interrupted, failed or waiting run from its last completed step."""
+    from simwright.graph import FixedChoice, Runner
+    from simwright.protocols.registry import get_protocol
+
+    settings = _settings(home)
+    store = _store(settings)
+    row = store.get_run(run_id)
+    proto = get_protocol(row.protocol)
+    decider = FixedChoice(choose) if choose else None
+    runner = Runner(store, settings, decider=decider, observer=_observer())
+    _finish(store, runner.resume(proto.graph, row.id), json_out)
+
+
+def _observer() -> Any:
+    from simwright.cli_progress import RichObserver
+
+    return RichObserver(err)
+
+
+def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
+    from simwright.cli_views import outcome_json, print_outcome
+
+    data = outcome_json(store, outcome)
+    if json_out:
+        _emit(data)
+    else:
+        print_outcome(out, data)
+    raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+@app.command()
+@handled
+def runs(
+    limit: Annotated[int, typer.Option(help="How many recent runs to list.")] = 50,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """List recent runs with their ids and status."""
+    from simwright.cli_views import print_runs, run_json
+
+    rows = _store(_settings(home)).list_runs(limit)
+    if json_out:
+        _emit({"runs": [run_json(r) for r in rows]})
+    else:
+        print_runs(out, rows)
+
+
+@app.command()
+@handled
+def show(
+    run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Show a run: steps, decisions, artifacts, engine calls and events."""
+    from simwright.cli_views import print_show, show_json
+
+    store = _store(_settings(home))
+    row: RunRow = store.get_run(run_id)
+    data = show_json(store, row)
+    if json_out:
+        _emit(data)
+    else:
+        print_show(out, data)
+
+
+@app.command()
+@handled
+def inspect(
+    file: Annotated[Path, typer.Argument(help="A file of the simwright file contract.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Summarize a contract file (table, structure, trajectory...) in under 2000 characters."""
+    from simwright.contract import detect_kind, inspect_file
+    from simwright.errors import ContractError
+
+    if not file.exists():
+        raise ContractError(f"no such file: {file}")
+    text = inspect_file(file)
+    if json_out:
+        _emit({"path": str(file), "kind": detect_kind(file), "summary": text})
+    else:
+        out.print(text, markup=False, highlight=False)
+
+
+@app.command()
+@handled
+def protocols(json_out: JsonOpt = False) -> None:
+    """List the registered protocols with example requests."""
+    from simwright.protocols import load_protocols
+
+    protos = load_protocols()
+    if json_out:
+        _emit(
+            {
+                "protocols": [
+                    {
+                        "name": p.name,
+                        "title": p.title,
+                        "examples": list(p.examples),
+                        "parameters": p.parameters.model_json_schema(),
+                        "steps": list(p.graph.edges),
+                    }
+                    for p in protos.values()
+                ]
+            }
+        )
+        return
+    for p in protos.values():
+        out.print(f"[bold]{p.name}[/]  {p.title}")
+        for ex in p.examples:
+            out.print(f'    simwright run "{ex}"', highlight=False)
+
+
+@app.command()
+@handled
+def graph(
+    protocol: Annotated[str, typer.Argument(help="Protocol name.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Print a protocol's graph as Mermaid."""
+    from simwright.protocols.registry import get_protocol
+
+    g = get_protocol(protocol).graph
+    if json_out:
+        _emit({"protocol": protocol, "edges": g.edges, "mermaid": g.mermaid()})
+    else:
+        out.print(g.mermaid(), markup=False, highlight=False)
+
+
+@app.command()
+def version() -> None:
+    """Print simwright's version."""
+    out.print(__version__)
+
+
+def main() -> None:
+    """Entry point of the ``simwright`` script."""
+    app()

@@ -1,0 +1,79 @@
+"""The :class:`Protocol` record and its discovery through entry points.
+
+A package adds a protocol by exposing a :class:`Protocol` under the
+``simwright.protocols`` entry-point group; in-tree protocols are registered the
+same way in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
+
+from simwright.errors import SimwrightError, ValidationError
+from simwright.graph import Graph, Step
+
+PROTOCOL_GROUP = "simwright.protocols"
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """An expert procedure: a graph, its typed parameters and how requests map to it.
+
+    ``parse_request`` turns a free-text request into raw parameters, or returns
+    None when the request is not for this protocol; it must never guess a value
+    silently (raise :class:`~simwright.errors.ParseError` instead).
+    """
+
+    name: str
+    title: str
+    summary: str
+    graph: Graph
+    parameters: type[BaseModel]
+    start: Callable[[Any], Step]
+    examples: tuple[str, ...]
+    parse_request: Callable[[str], dict[str, Any] | None]
+
+    def validate(self, raw: Mapping[str, Any]) -> BaseModel:
+        """Typed parameters from raw values; refuses impossible values with clear messages."""
+        try:
+            return self.parameters.model_validate(dict(raw))
+        except PydanticValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'parameters'}: {e['msg']}"
+                for e in exc.errors()
+            )
+            raise ValidationError(f"invalid parameters for {self.name}: {problems}") from exc
+
+    def first_step(self, params: BaseModel) -> Step:
+        """The entry step for ``params``."""
+        return self.start(params)
+
+
+def load_protocols() -> dict[str, Protocol]:
+    """All registered protocols by name (a broken plugin is reported by name)."""
+    out: dict[str, Protocol] = {}
+    for ep in entry_points(group=PROTOCOL_GROUP):
+        try:
+            proto = ep.load()
+        except Exception as exc:
+            raise SimwrightError(f"protocol plugin {ep.name!r} failed to load: {exc}") from exc
+        if not isinstance(proto, Protocol):
+            raise SimwrightError(f"protocol plugin {ep.name!r} is not a Protocol")
+        out[proto.name] = proto
+    return dict(sorted(out.items()))
+
+
+def get_protocol(name: str, protocols: Mapping[str, Protocol] | None = None) -> Protocol:
+    """The protocol called ``name``; the error lists the known ones."""
+    protocols = load_protocols() if protocols is None else protocols
+    if name not in protocols:
+        raise ValidationError(
+            f"unknown protocol {name!r}; known protocols: {', '.join(protocols) or 'none'}"
+        )
+    return protocols[name]

@@ -1,0 +1,92 @@
+"""From a request (free text or a YAML spec file) to a protocol and typed parameters.
+
+Free text is matched by each protocol's deterministic ``parse_request``; exactly one
+protocol must claim it. A spec file is the exact alternative::
+
+    protocol: lattice_constant
+    parameters:
+      element: Cu
+      lattice: fcc
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+
+from simwright.errors import ParseError
+from simwright.protocols.registry import Protocol, get_protocol
+
+
+@dataclass(frozen=True)
+class ResolvedRequest:
+    """A protocol with validated parameters, and where they came from."""
+
+    protocol: Protocol
+    params: BaseModel
+    request: str
+
+
+def looks_like_spec_file(text: str) -> bool:
+    """True when ``text`` names an existing YAML file."""
+    return text.endswith((".yaml", ".yml")) and Path(text).is_file()
+
+
+def load_spec(path: Path, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
+    """Read a YAML spec file (``protocol`` and ``parameters``)."""
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ParseError(f"{path}: invalid YAML: {exc}") from exc
+    if not isinstance(data, dict) or "protocol" not in data:
+        raise ParseError(f"{path}: a spec needs a 'protocol' key and a 'parameters' mapping")
+    unknown = set(data) - {"protocol", "parameters", "request"}
+    if unknown:
+        raise ParseError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
+    raw = data.get("parameters") or {}
+    if not isinstance(raw, dict):
+        raise ParseError(f"{path}: 'parameters' must be a mapping")
+    proto = get_protocol(str(data["protocol"]), protocols)
+    return ResolvedRequest(proto, proto.validate(raw), str(data.get("request", path.name)))
+
+
+def resolve_request(text: str, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
+    """Choose the protocol a free-text request is for and validate its parameters."""
+    if looks_like_spec_file(text):
+        return load_spec(Path(text), protocols)
+    claims: list[tuple[Protocol, dict[str, Any]]] = []
+    for proto in protocols.values():
+        raw = proto.parse_request(text)
+        if raw is not None:
+            claims.append((proto, raw))
+    if not claims:
+        raise ParseError(not_understood(text, protocols))
+    if len(claims) > 1:
+        names = ", ".join(p.name for p, _ in claims)
+        raise ParseError(
+            f"the request {text!r} is ambiguous: it fits {names}; "
+            "be more specific or write a spec file"
+        )
+    proto, raw = claims[0]
+    return ResolvedRequest(proto, proto.validate(raw), text)
+
+
+def not_understood(text: str, protocols: Mapping[str, Protocol]) -> str:
+    """The message for a request no protocol claims: the protocols and how to ask."""
+    lines = [f"simwright did not understand the request {text!r}.", "", "Known protocols:"]
+    for p in protocols.values():
+        lines.append(f"  {p.name:<22} {p.title}")
+        lines.extend(f'      e.g. "{ex}"' for ex in p.examples[:2])
+    lines += [
+        "",
+        "Phrase the request like one of the examples, or write a spec file:",
+        "  protocol: <name>",
+        "  parameters: {...}      (see `simwright protocols --json` for each schema)",
+        "and run `simwright run spec.yaml`.",
+    ]
+    return "\n".join(lines)

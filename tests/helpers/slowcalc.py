@@ -1,0 +1,24 @@
+"""An EMT calculator that sleeps before each calculation, so a test can kill a step mid-way.
+
+It is passed to the real ``lattice_constant`` protocol by import path, exactly as a
+user passes any ASE calculator (``calculator: helpers.slowcalc:SlowEMT``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ase.calculators.emt import EMT
+
+
+class SlowEMT(EMT):  # type: ignore[misc]
+    """EMT with a fixed delay per calculation."""
+
+    def __init__(self, delay_s: float = 0.2, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.delay_s = delay_s
+
+    def calculate(self, *args: Any, **kwargs: Any) -> None:
+        time.sleep(self.delay_s)
+        super().calculate(*args, **kwargs)
