@@ -35,12 +35,14 @@ class StructureError(ValidationError):
 class EngineError(SimwrightError):
     """An engine failed: it crashed, exited non-zero or produced no usable output.
 
-    ``tail`` holds the last lines of the engine's output for the record.
+    ``tail`` holds the last lines of the engine's output and ``call`` the
+    :class:`~simwright.engines.base.EngineCall` record, which the runner stores.
     """
 
-    def __init__(self, message: str, *, tail: str = "") -> None:
+    def __init__(self, message: str, *, tail: str = "", call: object | None = None) -> None:
         super().__init__(message)
         self.tail = tail
+        self.call = call
 
 
 class PolicyError(SimwrightError):

@@ -22,3 +22,17 @@ class SlowEMT(EMT):  # type: ignore[misc]
     def calculate(self, *args: Any, **kwargs: Any) -> None:
         time.sleep(self.delay_s)
         super().calculate(*args, **kwargs)
+
+
+class BrokenEMT(EMT):  # type: ignore[misc]
+    """EMT that crashes on its third calculation, like an engine dying mid-scan."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.calls = 0
+
+    def calculate(self, *args: Any, **kwargs: Any) -> None:
+        self.calls += 1
+        if self.calls == 3:
+            raise RuntimeError("segmentation fault in the potential (simulated)")
+        super().calculate(*args, **kwargs)

@@ -64,7 +64,7 @@ class CalculatorSpec:
             raise ValidationError(f"cannot import calculator {path!r}: {exc}") from exc
         if not callable(factory):
             raise ValidationError(f"calculator {path!r} is not callable")
-        return factory  # type: ignore[no-any-return]
+        return factory
 
     def build(self) -> Any:
         """A fresh calculator instance."""
@@ -115,9 +115,9 @@ def _failed(spec: CalculatorSpec, what: str, start: float, exc: Exception) -> En
         time.perf_counter() - start,
         stderr_tail=repr(exc),
     )
-    err = EngineError(f"ASE calculator {spec.name!r} failed during {what}: {exc}", tail=repr(exc))
-    err.call = call  # type: ignore[attr-defined]
-    return err
+    return EngineError(
+        f"ASE calculator {spec.name!r} failed during {what}: {exc}", tail=repr(exc), call=call
+    )
 
 
 def single_point(structure: Structure, spec: CalculatorSpec) -> tuple[SinglePoint, EngineCall]:
@@ -184,7 +184,7 @@ def relax(
     atoms.calc = spec.build()
     target = FrechetCellFilter(atoms) if cell else atoms
     try:
-        opt = BFGS(target, logfile=None)
+        opt = BFGS(target, logfile=None)  # type: ignore[arg-type]
         converged = opt.run(fmax=fmax_ev_a, steps=max_steps)
     except Exception as exc:
         raise _failed(spec, "relaxation", start, exc) from exc

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from simwright import __version__
+from simwright.engines.base import EngineCall
 from simwright.errors import EngineError, GraphError, NeedsReview, SimwrightError, StoreError
 from simwright.graph import codec
 from simwright.graph.context import RunContext
@@ -74,17 +75,23 @@ class Runner:
     ) -> RunOutcome:
         """Create a run of ``graph`` starting at ``first`` and execute it."""
         if type(first) is not graph.entry:
-            raise GraphError(f"graph {graph.name!r} starts at {graph.entry.label()}, "
-                             f"not {type(first).label()}")
+            raise GraphError(
+                f"graph {graph.name!r} starts at {graph.entry.label()}, not {type(first).label()}"
+            )
         run_id = new_run_id()
         run_dir = self.settings.runs_path / run_id
         run_dir.mkdir(parents=True)
         self.store.create_run(
-            run_id, protocol, request=request, params_json=codec.dumps(params),
-            workdir=str(run_dir), version=__version__,
+            run_id,
+            protocol,
+            request=request,
+            params_json=codec.dumps(params),
+            workdir=str(run_dir),
+            version=__version__,
         )
-        self.store.add_event(run_id, EventRecord("entry", "first step",
-                                                 json.dumps({"step": codec.dumps(first)})))
+        self.store.add_event(
+            run_id, EventRecord("entry", "first step", json.dumps({"step": codec.dumps(first)}))
+        )
         with _locked(run_dir):
             return self._loop(run_id, run_dir, graph, first, seq=1, attempt=1)
 
@@ -99,9 +106,11 @@ class Runner:
             step, seq, attempt = self._resume_point(run.id)
             _check_artifacts(run_dir, step)
             self.store.set_run_status(
-                run.id, "running",
-                event=EventRecord("resumed", f"resuming at step {seq} {type(step).label()} "
-                                  f"(attempt {attempt})"),
+                run.id,
+                "running",
+                event=EventRecord(
+                    "resumed", f"resuming at step {seq} {type(step).label()} (attempt {attempt})"
+                ),
             )
             return self._loop(run.id, run_dir, graph, step, seq=seq, attempt=attempt)
 
@@ -141,12 +150,23 @@ class Runner:
         workdir.mkdir(parents=True, exist_ok=True)
         step_json = codec.dumps(step)
         step_id = self.store.begin_step(
-            run_id, seq=seq, attempt=attempt, name=label, step_json=step_json,
-            inputs_hash=codec.value_hash(step), workdir=str(workdir),
+            run_id,
+            seq=seq,
+            attempt=attempt,
+            name=label,
+            step_json=step_json,
+            inputs_hash=codec.value_hash(step),
+            workdir=str(workdir),
         )
         ctx = RunContext(
-            run_id=run_id, seq=seq, attempt=attempt, workdir=workdir, run_dir=run_dir,
-            settings=self.settings, allowed=graph.edges[label], decider=self.decider,
+            run_id=run_id,
+            seq=seq,
+            attempt=attempt,
+            workdir=workdir,
+            run_dir=run_dir,
+            settings=self.settings,
+            allowed=graph.edges[label],
+            decider=self.decider,
             observer=self.observer,
         )
         self.observer.step_started(run_id, seq, label, attempt)
@@ -167,21 +187,40 @@ class Runner:
             self._stop(ctx, step_id, start, "failed", str(exc), label)
             raise
         except SimwrightError as exc:
+            if isinstance(exc, EngineError) and isinstance(exc.call, EngineCall):
+                ctx.engine_call(exc.call)
             return self._stop(ctx, step_id, start, "failed", _describe(exc), label), None
-        except Exception as exc:  # noqa: BLE001 - a bug in a step must still leave a record
+        except Exception as exc:
             msg = f"internal error in {label}: {exc!r}\n{traceback.format_exc(limit=8)}"
             return self._stop(ctx, step_id, start, "failed", msg, label), None
         wall = time.perf_counter() - start
         if isinstance(result, Done):
-            self.store.finish_step(run_id, self._outcome(
-                ctx, step_id, "completed", wall, successor="Done",
-                run_status="completed", run_result_json=codec.dumps(result.result)))
+            self.store.finish_step(
+                run_id,
+                self._outcome(
+                    ctx,
+                    step_id,
+                    "completed",
+                    wall,
+                    successor="Done",
+                    run_status="completed",
+                    run_result_json=codec.dumps(result.result),
+                ),
+            )
             self.observer.step_finished(run_id, seq, label, "completed", wall)
             return RunOutcome(run_id, "completed", run_dir, result.result), None
         nxt_label = type(result).label()
-        self.store.finish_step(run_id, self._outcome(
-            ctx, step_id, "completed", wall, successor=nxt_label,
-            successor_json=codec.dumps(result)))
+        self.store.finish_step(
+            run_id,
+            self._outcome(
+                ctx,
+                step_id,
+                "completed",
+                wall,
+                successor=nxt_label,
+                successor_json=codec.dumps(result),
+            ),
+        )
         self.observer.step_finished(run_id, seq, label, "completed", wall)
         return None, result
 
@@ -191,8 +230,12 @@ class Runner:
         wall = time.perf_counter() - start
         run_status = status if status != "interrupted" else "interrupted"
         ctx.event(f"step_{status}", error.splitlines()[0] if error else status)
-        self.store.finish_step(ctx.run_id, self._outcome(
-            ctx, step_id, status, wall, error=error, run_status=run_status, run_error=error))
+        self.store.finish_step(
+            ctx.run_id,
+            self._outcome(
+                ctx, step_id, status, wall, error=error, run_status=run_status, run_error=error
+            ),
+        )
         self.observer.step_finished(ctx.run_id, ctx.seq, label, status, wall)
         return RunOutcome(ctx.run_id, run_status, ctx.run_dir, None, error)
 
@@ -202,11 +245,17 @@ class Runner:
         if decided_by is None and kw.get("successor"):
             decided_by = "only-successor" if len(ctx.allowed) == 1 else "code"
         return StepOutcome(
-            step_id=step_id, status=status, wall_s=wall, decided_by=decided_by,
+            step_id=step_id,
+            status=status,
+            wall_s=wall,
+            decided_by=decided_by,
             reason=ctx.reason,
             structure_json=json.dumps(ctx.structures) if ctx.structures else None,
-            artifacts=tuple(ctx.artifacts), engine_calls=tuple(ctx.engine_calls),
-            decisions=tuple(ctx.decisions), events=tuple(ctx.events), **kw,
+            artifacts=tuple(ctx.artifacts),
+            engine_calls=tuple(ctx.engine_calls),
+            decisions=tuple(ctx.decisions),
+            events=tuple(ctx.events),
+            **kw,
         )
 
 

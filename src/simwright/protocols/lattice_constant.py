@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import numpy as np
 from ase.data import atomic_numbers, reference_states
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from typing_extensions import override
 
 from simwright.contract import (
@@ -72,6 +72,14 @@ class LatticeConstantParams(BaseModel):
             raise ValueError(f"unknown element {value!r}")
         return value
 
+    @model_validator(mode="after")
+    def _calculator_knows_element(self) -> LatticeConstantParams:
+        try:
+            self.calculator_spec().check_elements([self.element])
+        except ValidationError as exc:
+            raise ValueError(str(exc)) from exc
+        return self
+
     def resolved_lattice(self) -> Lattice:
         """The lattice to build: the given one or the element's reference structure."""
         if self.lattice is not None:
@@ -82,7 +90,7 @@ class LatticeConstantParams(BaseModel):
             raise ValidationError(
                 f"{self.element} is not cubic in its reference state ({sym}); give a cubic lattice"
             )
-        return sym  # type: ignore[no-any-return]
+        return sym
 
     def resolved_a(self) -> float:
         """The starting lattice constant (Å)."""
@@ -93,7 +101,7 @@ class LatticeConstantParams(BaseModel):
             raise ValidationError(
                 f"no reference lattice constant for {self.element}; give a_guess_a"
             )
-        return float(ref["a"])
+        return float(ref["a"])  # type: ignore[arg-type]
 
     def calculator_spec(self) -> CalculatorSpec:
         """The ASE calculator to use."""
@@ -230,7 +238,7 @@ class Report(Step):
             "energy_per_atom": Quantity(float(t["e0"][0]), "eV", source=src),
             "volume_per_atom": Quantity(float(t["v0"][0]), "Å^3", source=src),
         }
-        refs = ()
+        refs: tuple[Reference, ...] = ()
         if p.element in EXPERIMENT_A:
             refs = (Reference("lattice_constant", EXPERIMENT_A[p.element], "Å", KITTEL),)
         summary = (

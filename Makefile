@@ -1,0 +1,45 @@
+# simwright: two commands for a new user (see README.md).
+#   make demo   create .venv, install simwright with the MD engines, run the main job
+#   make test   install the dev extras (and Debian packages when root), lint, run the suite
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+# Debian packages the test suite needs (installed only when running as root).
+APT_PACKAGES ?=
+DEMO_HOME ?= $(CURDIR)/.simwright-demo
+DEMO_REQUEST ?= lattice constant of fcc Cu with EMT
+
+.PHONY: demo test install install-dev system-packages lint unit clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+install: $(PY)
+	$(PIP) install -e ".[md]"
+
+install-dev: $(PY)
+	$(PIP) install -e ".[dev]"
+
+system-packages:
+	@if [ -n "$(APT_PACKAGES)" ] && [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
+	elif [ -n "$(APT_PACKAGES)" ]; then \
+		echo "not root: install $(APT_PACKAGES) yourself for the engine tests"; \
+	fi
+
+demo: install
+	SIMWRIGHT_HOME=$(DEMO_HOME) $(VENV)/bin/simwright run "$(DEMO_REQUEST)"
+
+lint: install-dev
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/mypy
+
+test: install-dev system-packages lint
+	$(PY) -m pytest -q
+
+clean:
+	rm -rf $(VENV) $(DEMO_HOME) .pytest_cache .mypy_cache .ruff_cache
