@@ -65,14 +65,19 @@ def main() -> None:
         t_rec = recorded(args.steps, Path(tmp) / "bench")
     t_bare = bare(args.steps)
     per_ms = 1000 * (t_rec - t_bare) / args.steps
-    print(json.dumps({
-        "steps": args.steps,
-        "recorded_s": round(t_rec, 3),
-        "bare_s": round(t_bare, 6),
-        "overhead_per_transition_ms": round(per_ms, 3),
-        "target_ms": 5.0,
-        "meets_target": per_ms < 5.0,
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "steps": args.steps,
+                "recorded_s": round(t_rec, 3),
+                "bare_s": round(t_bare, 6),
+                "overhead_per_transition_ms": round(per_ms, 3),
+                "target_ms": 5.0,
+                "meets_target": per_ms < 5.0,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,12 @@ def test_runs_show_inspect_and_graph(cli) -> None:
     assert runs["runs"][0]["status"] == "completed"
     code, shown = cli("show", first["run_id"][:17])
     assert code == 0
-    assert [s["name"] for s in shown["steps"]] == ["BuildCrystal", "ScanVolumes", "FitEOS", "Report"]
+    assert [s["name"] for s in shown["steps"]] == [
+        "BuildCrystal",
+        "ScanVolumes",
+        "FitEOS",
+        "Report",
+    ]
     assert shown["steps"][0]["structures"][0]["formula"] == "Al4"
     assert shown["engine_calls"][0]["engine"] == "ase"
     assert {a["kind"] for a in shown["artifacts"]} == {"structure", "table", "plot", "report"}
@@ -96,8 +101,10 @@ def test_spec_file_with_impossible_values_is_refused(cli, tmp_path: Path) -> Non
 
 def test_engine_crash_is_recorded_and_the_run_failed(cli, tmp_path: Path) -> None:
     spec = tmp_path / "crash.yaml"
-    spec.write_text("protocol: lattice_constant\nparameters: {element: Cu, "
-                    "calculator: 'helpers.slowcalc:BrokenEMT'}\n")
+    spec.write_text(
+        "protocol: lattice_constant\nparameters: {element: Cu, "
+        "calculator: 'helpers.slowcalc:BrokenEMT'}\n"
+    )
     code, out = cli("run", str(spec))
     assert code == 1 and out["status"] == "failed"
     assert "segmentation fault" in out["error"]
@@ -115,9 +122,12 @@ def test_unknown_run_is_a_clear_error(cli) -> None:
 def test_help_is_fast_and_imports_no_engine() -> None:
     import subprocess
 
-    code = ("import sys, simwright.cli; "
-            "print(sorted(m for m in ('ase', 'h5py', 'sqlalchemy') if m in sys.modules))")
+    code = (
+        "import sys, simwright.cli; "
+        "print(sorted(m for m in ('ase', 'h5py', 'sqlalchemy') if m in sys.modules))"
+    )
     env = dict(os.environ)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     assert proc.stdout.strip() == "[]"

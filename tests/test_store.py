@@ -32,10 +32,13 @@ def test_reopening_an_existing_store_keeps_its_runs(tmp_path: Path) -> None:
 
 def test_finish_step_is_atomic(store: Store) -> None:
     store.create_run("r1", "p", request="", params_json="{}", workdir="/w", version="0")
-    sid = store.begin_step("r1", seq=1, attempt=1, name="S", step_json="{}", inputs_hash="h",
-                           workdir="/w/s")
+    sid = store.begin_step(
+        "r1", seq=1, attempt=1, name="S", step_json="{}", inputs_hash="h", workdir="/w/s"
+    )
     bad = StepOutcome(
-        step_id=sid, status="completed", wall_s=0.1,
+        step_id=sid,
+        status="completed",
+        wall_s=0.1,
         artifacts=(ArtifactRecord("a.txt", "0" * 64, 1, "text"),),
         engine_calls=(EngineCall("x", "x", "1", 0, 0.1),),
         events=(EventRecord("k"),),
@@ -43,8 +46,16 @@ def test_finish_step_is_atomic(store: Store) -> None:
     )
     # a failure inside the transaction (unknown step) must leave nothing behind
     with pytest.raises(StoreError):
-        store.finish_step("r1", StepOutcome(step_id=sid + 99, status="completed", wall_s=0,
-                                            artifacts=bad.artifacts, run_status="completed"))
+        store.finish_step(
+            "r1",
+            StepOutcome(
+                step_id=sid + 99,
+                status="completed",
+                wall_s=0,
+                artifacts=bad.artifacts,
+                run_status="completed",
+            ),
+        )
     assert store.artifacts("r1") == [] and store.get_run("r1").status == "running"
     store.finish_step("r1", bad)
     assert [a.path for a in store.artifacts("r1")] == ["a.txt"]

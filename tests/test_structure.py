@@ -44,7 +44,7 @@ def test_close_pairs_fail_the_check_including_across_the_boundary() -> None:
     summary = s.sanity()
     assert len(summary.close_pairs) == 1
     assert summary.close_pairs[0].distance_a == pytest.approx(0.3)
-    with pytest.raises(StructureError, match="closer than 0.55"):
+    with pytest.raises(StructureError, match=r"closer than 0\.55"):
         s.check()
     apart = Structure(("Ar", "Ar"), [[0.1, 0, 0], [4.8, 0, 0]], cell, (False, False, False))
     assert apart.sanity().ok

@@ -172,7 +172,7 @@ class Structure:
             composition=dict(sorted(counts.items())),
             volume_a3=volume,
             density_g_cm3=density,
-            pbc=self.pbc,  # type: ignore[arg-type]
+            pbc=self.pbc,
             close_pairs=pairs,
             min_distance_a=dmin,
         )

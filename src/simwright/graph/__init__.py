@@ -4,7 +4,7 @@ from simwright.graph.context import RunContext
 from simwright.graph.decision import Choice, Decider, DecisionRequest, FixedChoice
 from simwright.graph.graph import DONE, Graph, declared_successors
 from simwright.graph.observer import NullObserver, RunObserver
-from simwright.graph.runner import RunOutcome, Runner
+from simwright.graph.runner import Runner, RunOutcome
 from simwright.graph.step import Done, Step
 
 __all__ = [

@@ -62,8 +62,11 @@ def encode(value: Any) -> Any:
     if isinstance(value, Structure):
         return {TYPE_KEY: "structure", "data": _encode_structure(value)}
     if isinstance(value, BaseModel):
-        return {TYPE_KEY: "pydantic", "class": class_path(type(value)),
-                "data": value.model_dump(mode="json")}
+        return {
+            TYPE_KEY: "pydantic",
+            "class": class_path(type(value)),
+            "data": value.model_dump(mode="json"),
+        }
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
         return {TYPE_KEY: "dataclass", "class": class_path(type(value)), "fields": fields}

@@ -141,8 +141,9 @@ class RunContext:
         choice = self._ask(point, labels, inputs)
         chosen = choice.option if choice.option in options else None
         self.decisions.append(
-            DecisionRecord(point, labels, chosen, choice.decided_by,
-                           codec.dumps(inputs), choice.rationale)
+            DecisionRecord(
+                point, labels, chosen, choice.decided_by, codec.dumps(inputs), choice.rationale
+            )
         )
         if chosen is None:
             raise NeedsReview(point, labels)

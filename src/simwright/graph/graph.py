@@ -120,8 +120,10 @@ class Graph:
         allowed = self.edges.get(source.label(), ())
         if isinstance(result, Done):
             return DONE in allowed
-        return isinstance(result, Step) and type(result).label() in allowed and (
-            type(result) in self.steps
+        return (
+            isinstance(result, Step)
+            and type(result).label() in allowed
+            and (type(result) in self.steps)
         )
 
     def _check_reachable(self) -> None:

@@ -66,7 +66,7 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             upgrade(self.engine)
-        except Exception as exc:  # noqa: BLE001 - turn any driver error into a clear message
+        except Exception as exc:
             raise StoreError(f"cannot open the provenance store at {url}: {exc}") from exc
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
@@ -88,13 +88,24 @@ class Store:
 
     # -- runs ---------------------------------------------------------------
     def create_run(
-        self, run_id: str, protocol: str, *, request: str, params_json: str, workdir: str,
+        self,
+        run_id: str,
+        protocol: str,
+        *,
+        request: str,
+        params_json: str,
+        workdir: str,
         version: str,
     ) -> RunRow:
         """Insert a new run with status ``running``."""
         row = RunRow(
-            id=run_id, protocol=protocol, request=request, params_json=params_json,
-            status="running", workdir=workdir, simwright_version=version,
+            id=run_id,
+            protocol=protocol,
+            request=request,
+            params_json=params_json,
+            status="running",
+            workdir=workdir,
+            simwright_version=version,
         )
         with self.transaction() as s:
             s.add(row)
@@ -122,7 +133,11 @@ class Store:
             return list(s.scalars(q).all())
 
     def set_run_status(
-        self, run_id: str, status: str, *, error: str | None = None,
+        self,
+        run_id: str,
+        status: str,
+        *,
+        error: str | None = None,
         event: EventRecord | None = None,
     ) -> None:
         """Change a run's status (with an optional event) in one transaction."""
@@ -134,18 +149,37 @@ class Store:
             run.error = error
             run.updated_at = utcnow()
             if event is not None:
-                s.add(EventRow(run_id=run_id, kind=event.kind, message=event.message,
-                               payload_json=event.payload_json))
+                s.add(
+                    EventRow(
+                        run_id=run_id,
+                        kind=event.kind,
+                        message=event.message,
+                        payload_json=event.payload_json,
+                    )
+                )
 
     # -- steps --------------------------------------------------------------
     def begin_step(
-        self, run_id: str, *, seq: int, attempt: int, name: str, step_json: str,
-        inputs_hash: str, workdir: str,
+        self,
+        run_id: str,
+        *,
+        seq: int,
+        attempt: int,
+        name: str,
+        step_json: str,
+        inputs_hash: str,
+        workdir: str,
     ) -> int:
         """Record that a step attempt started; returns its id."""
         row = StepRow(
-            run_id=run_id, seq=seq, attempt=attempt, name=name, step_json=step_json,
-            inputs_hash=inputs_hash, status="running", workdir=workdir,
+            run_id=run_id,
+            seq=seq,
+            attempt=attempt,
+            name=name,
+            step_json=step_json,
+            inputs_hash=inputs_hash,
+            status="running",
+            workdir=workdir,
         )
         with self.transaction() as s:
             s.add(row)
@@ -185,21 +219,55 @@ class Store:
     def _add_children(s: Session, run_id: str, o: StepOutcome) -> None:
         sid = o.step_id
         for a in o.artifacts:
-            s.add(ArtifactRow(run_id=run_id, step_id=sid, kind=a.kind, path=a.path,
-                              sha256=a.sha256, size=a.size, description=a.description,
-                              schema_version=a.schema_version))
+            s.add(
+                ArtifactRow(
+                    run_id=run_id,
+                    step_id=sid,
+                    kind=a.kind,
+                    path=a.path,
+                    sha256=a.sha256,
+                    size=a.size,
+                    description=a.description,
+                    schema_version=a.schema_version,
+                )
+            )
         for c in o.engine_calls:
-            s.add(EngineCallRow(run_id=run_id, step_id=sid, engine=c.engine, command=c.command,
-                                version=c.version, exit_code=c.exit_code, wall_s=c.wall_s,
-                                stdout_tail=c.stdout_tail, stderr_tail=c.stderr_tail))
+            s.add(
+                EngineCallRow(
+                    run_id=run_id,
+                    step_id=sid,
+                    engine=c.engine,
+                    command=c.command,
+                    version=c.version,
+                    exit_code=c.exit_code,
+                    wall_s=c.wall_s,
+                    stdout_tail=c.stdout_tail,
+                    stderr_tail=c.stderr_tail,
+                )
+            )
         for d in o.decisions:
-            s.add(DecisionRow(run_id=run_id, step_id=sid, point=d.point,
-                              options_json=_json_list(d.options), chosen=d.chosen,
-                              decided_by=d.decided_by, inputs_json=d.inputs_json,
-                              rationale=d.rationale))
+            s.add(
+                DecisionRow(
+                    run_id=run_id,
+                    step_id=sid,
+                    point=d.point,
+                    options_json=_json_list(d.options),
+                    chosen=d.chosen,
+                    decided_by=d.decided_by,
+                    inputs_json=d.inputs_json,
+                    rationale=d.rationale,
+                )
+            )
         for e in o.events:
-            s.add(EventRow(run_id=run_id, step_id=sid, kind=e.kind, message=e.message,
-                           payload_json=e.payload_json))
+            s.add(
+                EventRow(
+                    run_id=run_id,
+                    step_id=sid,
+                    kind=e.kind,
+                    message=e.message,
+                    payload_json=e.payload_json,
+                )
+            )
 
     # -- queries ------------------------------------------------------------
     def steps(self, run_id: str) -> list[StepRow]:
@@ -225,8 +293,15 @@ class Store:
     def add_event(self, run_id: str, event: EventRecord, step_id: int | None = None) -> None:
         """Record one event."""
         with self.transaction() as s:
-            s.add(EventRow(run_id=run_id, step_id=step_id, kind=event.kind,
-                           message=event.message, payload_json=event.payload_json))
+            s.add(
+                EventRow(
+                    run_id=run_id,
+                    step_id=step_id,
+                    kind=event.kind,
+                    message=event.message,
+                    payload_json=event.payload_json,
+                )
+            )
 
     def _children(self, model: type[RowT], run_id: str, order: Any) -> list[RowT]:
         with self._sessions() as s:
