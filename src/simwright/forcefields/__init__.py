@@ -1,0 +1,80 @@
+"""Classical force fields as typed values, and a registry of the built-in ones.
+
+>>> get_forcefield("spce").pair_style.cutoff_a
+9.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from simwright.errors import ValidationError
+from simwright.forcefields.base import (
+    EV_PER_KJ_MOL,
+    AngleType,
+    AtomType,
+    BondType,
+    ForceField,
+    KSpace,
+    LJParams,
+    MixingRule,
+    MoleculeTemplate,
+    PairKind,
+    PairOverride,
+    PairStyle,
+    Shake,
+    Topology,
+    assign_types,
+    mix,
+)
+from simwright.forcefields.lj_argon import lj_argon
+from simwright.forcefields.spce import spce
+
+__all__ = [
+    "EV_PER_KJ_MOL",
+    "FORCEFIELDS",
+    "AngleType",
+    "AtomType",
+    "BondType",
+    "ForceField",
+    "KSpace",
+    "LJParams",
+    "MixingRule",
+    "MoleculeTemplate",
+    "PairKind",
+    "PairOverride",
+    "PairStyle",
+    "Shake",
+    "Topology",
+    "assign_types",
+    "forcefield_names",
+    "get_forcefield",
+    "lj_argon",
+    "mix",
+    "spce",
+]
+
+FORCEFIELDS: Final[Mapping[str, Callable[[], ForceField]]] = {
+    "lj_argon": lj_argon,
+    "spce": spce,
+}
+"""Built-in force fields by name, each with its default settings."""
+
+_ALIASES: Final = {"spc/e": "spce", "spc-e": "spce", "argon": "lj_argon", "lj-argon": "lj_argon"}
+
+
+def forcefield_names() -> tuple[str, ...]:
+    """The names :func:`get_forcefield` knows, sorted."""
+    return tuple(sorted(FORCEFIELDS))
+
+
+def get_forcefield(name: str) -> ForceField:
+    """The built-in force field ``name`` (case-insensitive; "SPC/E" works too)."""
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in FORCEFIELDS:
+        raise ValidationError(
+            f"unknown force field {name!r}; known: {', '.join(forcefield_names())}"
+        )
+    return FORCEFIELDS[key]()
