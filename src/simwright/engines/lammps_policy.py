@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simwright.engines.base import EngineCall
-from simwright.engines.lammps_paths import Access, PathChecker, is_compressed, path_uses
+from simwright.engines.lammps_paths import (
+    Access,
+    PathChecker,
+    Problem,
+    is_compressed,
+    path_uses,
+)
 from simwright.engines.lammps_rules import (
     RULES,
     STEP_WORDS,
@@ -36,6 +42,8 @@ from simwright.errors import ParseError
 
 MAX_INCLUDE_DEPTH = 16
 """Includes nested deeper than this are refused (as a cycle)."""
+
+_WRITES_NOTHING = frozenset({"include", "variable", "label", "next", "jump", "if"})
 
 
 @dataclass(frozen=True)
@@ -290,11 +298,11 @@ class _Checker:
         outcome.steps = _combine_counts(counts, cmd, expansion.exact)
         return outcome
 
-    def _rules(self, cmd: Command, words: Sequence[str]) -> Iterator[tuple[str, str]]:
+    def _rules(self, cmd: Command, words: Sequence[str]) -> Iterator[Problem]:
         yield from command_rules(words, allow_loops=self.policy.allow_loops)
         yield from self._path_rules(cmd, words)
 
-    def _path_rules(self, cmd: Command, words: Sequence[str]) -> Iterator[tuple[str, str]]:
+    def _path_rules(self, cmd: Command, words: Sequence[str]) -> Iterator[Problem]:
         uses = {use.index: use.access for use in path_uses(words)}
         for index, word in enumerate(words[1:], start=1):
             access = uses.get(index)
@@ -308,8 +316,9 @@ class _Checker:
             self._note_file(cmd, word, access)
 
     def _note_file(self, cmd: Command, word: str, access: Access | None) -> None:
+        """Remember files the command may read (for the dry run) or write."""
         self.inputs.update(Path(p) for p in self.paths.inputs(word, access))
-        if access is not Access.READ and cmd.name != "include":
+        if access is not Access.READ and cmd.name not in _WRITES_NOTHING:
             resolved = self.paths.resolve(word)
             if resolved is not None:
                 self.writes.append((cmd, word, resolved))

@@ -37,6 +37,10 @@ THERMO_KEYWORDS: Final = ("step", "time", "temp", "press", "pe", "ke", "etotal",
 _UNSAFE_PATH_CHARS: Final = frozenset(" \t\n\"'$#&")
 
 
+SNAPSHOT_PATTERN: Final = "snapshot.*.restart"
+"""Periodic restart files (``restart_every``); ``*`` is the absolute timestep."""
+
+
 def fs_to_ps(value_fs: float) -> float:
     """Convert a time from fs (simwright) to ps (LAMMPS ``units metal``)."""
     return value_fs * 1.0e-3
@@ -51,6 +55,8 @@ class MDSpec:
     disables that output; ``heat_flux_every`` samples the heat current for
     Green–Kubo. ``zero_momentum`` removes centre-of-mass drift every
     ``momentum_every`` steps. ``min_ftol_ev_a`` is the minimizer's force tolerance.
+    ``restart_every`` writes ``snapshot.<step>.restart`` files during the run, from
+    which a later segment can start (e.g. the frame closest to the mean density).
     """
 
     ensemble: Ensemble
@@ -69,6 +75,7 @@ class MDSpec:
     write_restart: bool = True
     momentum_every: int = 100
     min_ftol_ev_a: float = 1.0e-4
+    restart_every: int = 0
 
     def __post_init__(self) -> None:
         if self.ensemble not in ENSEMBLES:
@@ -79,6 +86,7 @@ class MDSpec:
         _positive_int("momentum_every", self.momentum_every)
         _non_negative_int("dump_every", self.dump_every)
         _non_negative_int("heat_flux_every", self.heat_flux_every)
+        _non_negative_int("restart_every", self.restart_every)
         for name in ("timestep_fs", "tdamp_fs", "pdamp_fs", "min_ftol_ev_a"):
             _positive_float(name, getattr(self, name))
         for name in ("temperature_k", "pressure_bar"):
@@ -311,6 +319,8 @@ def _output_block(spec: MDSpec, *, continuation: bool) -> str:
         if continuation:
             lines.append("# the restart's own step is the last frame of the previous segment")
             lines.append("dump_modify     trajectory delay $(step+1)")
+    if spec.restart_every:
+        lines.append(f"restart         {spec.restart_every} {SNAPSHOT_PATTERN}")
     return "\n".join(lines)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from simwright.engines.lammps_script import quoted_spans
 
-MAX_VARIANTS = 64
+MAX_VARIANTS = 256
 """At most this many expansions of one command are checked; more is refused."""
 
 _MAX_DEPTH = 4
