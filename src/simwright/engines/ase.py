@@ -11,6 +11,7 @@ import importlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,8 +24,11 @@ from simwright.structure import Structure
 BUILTIN_CALCULATORS: dict[str, str] = {
     "emt": "ase.calculators.emt:EMT",
     "lj": "ase.calculators.lj:LennardJones",
+    "sevennet": "simwright.engines.mlip:sevennet",
+    "chgnet": "simwright.engines.mlip:chgnet",
 }
-"""Short names of calculators that ship with ASE."""
+"""Short names of calculators: ASE's own and the machine-learned potentials of
+:mod:`simwright.engines.mlip` (extra ``simwright[mlip]``)."""
 
 EMT_ELEMENTS = frozenset({"Al", "Cu", "Ag", "Au", "Ni", "Pd", "Pt", "H", "C", "N", "O"})
 """Elements ASE's EMT has parameters for."""
@@ -164,6 +168,82 @@ def energies(
     except Exception as exc:
         raise _failed(spec, "energy scan", start, exc) from exc
     return out, _call(spec, f"energies of {len(structures)} structures", start)
+
+
+@dataclass(frozen=True)
+class MDTrajectory:
+    """The outcome of an ASE MD run: final structure, energies per frame and the file."""
+
+    final: Structure
+    times_fs: np.ndarray
+    potential_ev: np.ndarray
+    temperature_k: np.ndarray
+    path: Path
+
+
+def molecular_dynamics(
+    structure: Structure,
+    spec: CalculatorSpec,
+    trajectory: Path,
+    *,
+    steps: int,
+    timestep_fs: float,
+    temperature_k: float | None = None,
+    friction_per_fs: float = 0.01,
+    every: int = 1,
+    seed: int = 1,
+) -> tuple[MDTrajectory, EngineCall]:
+    """Short MD with an ASE calculator: Langevin at ``temperature_k``, else NVE.
+
+    Frames go to ``trajectory`` (extxyz, the file contract's structure format) every
+    ``every`` steps. Meant for machine-learned potentials where LAMMPS has no plugin.
+    """
+    from ase import units
+    from ase.io import write
+    from ase.md.langevin import Langevin
+    from ase.md.velocitydistribution import MaxwellBoltzmannDistribution
+    from ase.md.verlet import VelocityVerlet
+
+    if steps < 1 or timestep_fs <= 0:
+        raise ValidationError("steps must be >= 1 and timestep_fs > 0")
+    spec.check_elements(structure.symbols)
+    start = time.perf_counter()
+    atoms = structure.to_ase()
+    atoms.calc = spec.build()
+    rng = np.random.default_rng(seed)
+    if temperature_k is not None:
+        MaxwellBoltzmannDistribution(atoms, temperature_K=temperature_k, rng=rng)
+        dyn: Any = Langevin(
+            atoms,
+            timestep_fs * units.fs,
+            temperature_K=temperature_k,
+            friction=friction_per_fs / units.fs,
+            rng=rng,
+        )
+    else:
+        dyn = VelocityVerlet(atoms, timestep_fs * units.fs)
+    trajectory.unlink(missing_ok=True)
+    rows: list[tuple[float, float, float]] = []
+
+    def sample() -> None:
+        rows.append(
+            (
+                dyn.nsteps * timestep_fs,
+                float(atoms.get_potential_energy()),
+                float(atoms.get_temperature()),
+            )
+        )
+        write(trajectory, atoms, format="extxyz", append=True)
+
+    dyn.attach(sample, interval=every)
+    try:
+        dyn.run(steps)
+    except Exception as exc:
+        raise _failed(spec, "molecular dynamics", start, exc) from exc
+    data = np.array(rows)
+    final = structure.with_positions(atoms.get_positions(), np.array(atoms.get_cell()))
+    md = MDTrajectory(final, data[:, 0], data[:, 1], data[:, 2], trajectory)
+    return md, _call(spec, f"{steps} MD steps of {timestep_fs} fs", start)
 
 
 def relax(
