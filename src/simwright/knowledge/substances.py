@@ -1,0 +1,95 @@
+"""Names of substances a request may mention, whether or not a module supports them.
+
+Modules list the substances they support as choices of a parameter (``system``,
+``salt``, ``solvents``). This table is wider: it lets the planner tell "a substance
+this module does not support" (methanol for the diffusivity protocol) from "a word
+it does not know", and name the substance in the refusal instead of guessing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Literal
+
+from simwright.protocols.text import ACRONYMS, PhraseMatch, find_phrases
+
+Kind = Literal["liquid", "solvent", "salt", "gas", "ion"]
+"""What role a substance usually plays in a request."""
+
+
+@dataclass(frozen=True)
+class Substance:
+    """A named substance and the ways a request may write it."""
+
+    id: str
+    name: str
+    kind: Kind
+    aliases: tuple[str, ...]
+
+
+SUBSTANCES: tuple[Substance, ...] = (
+    Substance("water", "water", "liquid", ("water", "h2o", "spc/e", "spce")),
+    Substance("tip3p", "TIP3P water", "liquid", ("tip3p", "tip3p water")),
+    Substance("tip4p", "TIP4P water", "liquid", ("tip4p", "tip4p water", "tip4p/2005")),
+    Substance("argon", "argon", "liquid", ("argon", "ar", "lj argon")),
+    Substance("ec", "ethylene carbonate", "solvent", ("ec", "ethylene carbonate")),
+    Substance("dmc", "dimethyl carbonate", "solvent", ("dmc", "dimethyl carbonate")),
+    Substance("dec", "diethyl carbonate", "solvent", ("dec", "diethyl carbonate")),
+    Substance("pc", "propylene carbonate", "solvent", ("pc", "propylene carbonate")),
+    Substance("emc", "ethyl methyl carbonate", "solvent", ("emc", "ethyl methyl carbonate")),
+    Substance("dme", "1,2-dimethoxyethane", "solvent", ("dme", "dimethoxyethane", "glyme")),
+    Substance(
+        "lipf6", "lithium hexafluorophosphate", "salt", ("lipf6", "lithium hexafluorophosphate")
+    ),
+    Substance("libf4", "lithium tetrafluoroborate", "salt", ("libf4", "lithium tetrafluoroborate")),
+    Substance("litfsi", "LiTFSI", "salt", ("litfsi", "lithium bis(trifluoromethanesulfonyl)imide")),
+    Substance("lifsi", "LiFSI", "salt", ("lifsi", "lithium bis(fluorosulfonyl)imide")),
+    Substance("liclo4", "lithium perchlorate", "salt", ("liclo4", "lithium perchlorate")),
+    Substance("nacl", "sodium chloride", "salt", ("nacl", "sodium chloride")),
+    Substance("methanol", "methanol", "liquid", ("methanol", "meoh", "ch3oh")),
+    Substance("ethanol", "ethanol", "liquid", ("ethanol", "etoh")),
+    Substance("acetonitrile", "acetonitrile", "liquid", ("acetonitrile", "mecn", "ch3cn")),
+    Substance("acetone", "acetone", "liquid", ("acetone",)),
+    Substance("benzene", "benzene", "liquid", ("benzene",)),
+    Substance("toluene", "toluene", "liquid", ("toluene",)),
+    Substance("dmso", "dimethyl sulfoxide", "liquid", ("dmso", "dimethyl sulfoxide")),
+    Substance("glycerol", "glycerol", "liquid", ("glycerol",)),
+    Substance("ionic_liquid", "an ionic liquid", "liquid", ("ionic liquid", "ionic liquids")),
+    Substance("methane", "methane", "gas", ("methane", "ch4")),
+    Substance("co2", "carbon dioxide", "gas", ("co2", "carbon dioxide")),
+    Substance("nitrogen_gas", "nitrogen", "gas", ("n2", "nitrogen")),
+    Substance("krypton", "krypton", "liquid", ("krypton", "kr")),
+    Substance("xenon", "xenon", "liquid", ("xenon", "xe")),
+    Substance("neon", "neon", "liquid", ("neon", "ne")),
+    Substance("li_ion", "Li+", "ion", ("li+", "li ion", "lithium ion", "lithium ions")),
+)
+"""Substances simwright can name in its messages (supported or not)."""
+
+_FILLERS = frozenset(
+    ["liquid", "bulk", "pure", "the", "a", "an", "neat", "supercooled", "dense", "molten", "solid"]
+)
+_CANDIDATE = re.compile(r"\b(?:of|in|for)\s+((?:[A-Za-z][\w/+()-]*\s+){0,2}[A-Za-z][\w/+()-]*)")
+
+
+def find_substances(text: str) -> list[PhraseMatch[Substance]]:
+    """Substances of :data:`SUBSTANCES` named in ``text``, in order."""
+    return find_phrases(text, [(alias, s) for s in SUBSTANCES for alias in s.aliases])
+
+
+def substance_candidate(text: str, ignore: Collection[str] = ()) -> str | None:
+    """The word a phrase like "diffusion of methanol" puts in a substance's place, or None.
+
+    Used only when a module needs a substance and none it knows was found, so that the
+    refusal can name the word ("unknown substance 'methanol'") instead of a generic
+    "which system?". Words in ``ignore`` (lower case; e.g. the module's own vocabulary)
+    and upper-case abbreviations are skipped.
+    """
+    for m in _CANDIDATE.finditer(text):
+        for word in m.group(1).split():
+            low = word.lower()
+            if low in _FILLERS or low in ignore or word in ACRONYMS:
+                continue
+            return word
+    return None
