@@ -36,3 +36,15 @@ def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
 def test_missing_executable_is_exit_127(tmp_path: Path) -> None:
     call = run_subprocess("nope", ["/no/such/binary"], tmp_path)
     assert call.exit_code == 127 and "not found" in call.stderr_tail
+
+
+def test_monitor_is_called_while_the_engine_runs(tmp_path: Path) -> None:
+    ticks: list[float] = []
+    call = run_subprocess(
+        "sh",
+        ["sh", "-c", "sleep 1"],
+        tmp_path,
+        monitor=lambda: ticks.append(time.monotonic()),
+        monitor_every_s=0.2,
+    )
+    assert call.exit_code == 0 and len(ticks) >= 3

@@ -465,3 +465,12 @@ def test_rerun_in_the_same_folder_reports_only_new_files(
 def test_missing_executable_is_an_engine_error(tmp_path: Path) -> None:
     with pytest.raises(EngineError, match="cannot run"):
         LammpsLauncher(tmp_path / "no-lmp").version()
+
+
+def test_steps_done_reads_the_current_run_block(tmp_path: Path) -> None:
+    from simwright.engines.lammps_log import steps_done
+
+    log = tmp_path / "log.lammps"
+    assert steps_done(log) is None
+    log.write_text("LAMMPS (22 Jul 2025)\nStep Temp PotEng\n 200 1.0 -3\n 250 1.1 -3\n 300 1 -3\n")
+    assert steps_done(log) == 100

@@ -8,7 +8,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -51,11 +51,15 @@ def run_subprocess(
     env: Mapping[str, str] | None = None,
     stdin_path: Path | None = None,
     timeout_s: float | None = None,
+    monitor: Callable[[], None] | None = None,
+    monitor_every_s: float = 2.0,
 ) -> EngineCall:
     """Run ``argv`` with ``cwd=workdir`` and return its :class:`EngineCall` record.
 
     stdout and stderr are written in full to ``<engine>.stdout`` / ``<engine>.stderr``
     inside ``workdir``; the record keeps their tails. A timeout gives exit code 124.
+    ``monitor`` (if given) is called every ``monitor_every_s`` seconds while the
+    engine runs, e.g. to report progress from its log file.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     full_env = dict(os.environ)
@@ -67,7 +71,9 @@ def run_subprocess(
     with out_path.open("wb") as out, err_path.open("wb") as err:
         stdin = stdin_path.open("rb") if stdin_path else subprocess.DEVNULL
         try:
-            code = _run_group(argv, workdir, full_env, stdin, out, err, timeout_s)
+            code = _run_group(
+                argv, workdir, full_env, stdin, out, err, timeout_s, monitor, monitor_every_s
+            )
         except FileNotFoundError:
             code = 127
             err.write(f"executable not found: {argv[0]}\n".encode())
@@ -95,6 +101,8 @@ def _run_group(
     out: IO[bytes],
     err: IO[bytes],
     timeout_s: float | None,
+    monitor: Callable[[], None] | None = None,
+    monitor_every_s: float = 2.0,
 ) -> int:
     """Run ``argv`` in its own process group; on timeout kill the whole group (exit 124).
 
@@ -110,8 +118,22 @@ def _run_group(
         stderr=err,
         start_new_session=True,
     )
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
     try:
-        return proc.wait(timeout=timeout_s)
+        while True:
+            wait = monitor_every_s if monitor else None
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise subprocess.TimeoutExpired(list(argv), timeout_s or 0.0)
+                wait = left if wait is None else min(wait, left)
+            try:
+                return proc.wait(timeout=wait)
+            except subprocess.TimeoutExpired:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+                if monitor is not None:
+                    monitor()
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         return 124

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -89,6 +90,7 @@ def run_segment(
     structure: Structure | None = None,
     restart: Path | None = None,
     timeout_s: float | None = None,
+    progress: Callable[[float | None, str], None] | None = None,
 ) -> LammpsResult:
     """Run one segment from ``structure`` (a new data file) or from a ``restart`` file.
 
@@ -109,7 +111,13 @@ def run_segment(
     script = render_input(spec, forcefield, start)
     check_template(script, workdir)
     result = launcher.run(
-        script, workdir, type_elements=forcefield.type_elements(), pbc=pbc, timeout_s=timeout_s
+        script,
+        workdir,
+        type_elements=forcefield.type_elements(),
+        pbc=pbc,
+        timeout_s=timeout_s,
+        progress=progress,
+        total_steps=spec.steps,
     )
     if result.heat_flux_path is not None:
         table = parse_heat_flux(result.heat_flux_path, spec.timestep_fs)

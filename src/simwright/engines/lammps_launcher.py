@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -25,7 +25,7 @@ from typing import Final
 from simwright.contract import Table, write_table
 from simwright.engines.base import EngineCall, run_subprocess, tail
 from simwright.engines.lammps_data import read_data_structure
-from simwright.engines.lammps_log import parse_log
+from simwright.engines.lammps_log import parse_log, steps_done
 from simwright.engines.lammps_templates import (
     DUMP_NAME,
     FINAL_DATA_NAME,
@@ -222,13 +222,16 @@ class LammpsLauncher:
         type_elements: Mapping[int, str] | None = None,
         pbc: tuple[bool, bool, bool] = (True, True, True),
         timeout_s: float | None = None,
+        progress: Callable[[float | None, str], None] | None = None,
+        total_steps: int | None = None,
     ) -> LammpsResult:
         """Write ``script_text`` to ``in.lammps`` in ``workdir``, run it, read the outputs.
 
         ``type_elements`` maps LAMMPS types to elements for the final Structure
         (guessed from masses when None); ``pbc`` is that Structure's periodicity.
         Raises :class:`LammpsError` when LAMMPS exits non-zero or its log reports
-        an ERROR.
+        an ERROR. ``progress`` receives the fraction of ``total_steps`` done, read
+        from the log every few seconds.
         """
         workdir = Path(workdir)
         workdir.mkdir(parents=True, exist_ok=True)
@@ -242,6 +245,7 @@ class LammpsLauncher:
             version=self.version(),
             env=self.env(),
             timeout_s=timeout_s,
+            monitor=_log_monitor(workdir / LOG_NAME, progress, total_steps) if progress else None,
         )
         call = dataclasses.replace(
             call,
@@ -253,6 +257,21 @@ class LammpsLauncher:
         if fresh_log is None:
             raise LammpsError(f"LAMMPS wrote no {LOG_NAME}", tail=_log_tail(call, None), call=call)
         return _collect(call, workdir, fresh_log, type_elements, pbc, since)
+
+
+def _log_monitor(
+    log: Path, progress: Callable[[float | None, str], None], total_steps: int | None
+) -> Callable[[], None]:
+    def report() -> None:
+        done = steps_done(log)
+        if done is None:
+            progress(None, "LAMMPS starting")
+        elif total_steps:
+            progress(min(1.0, done / total_steps), f"step {done}/{total_steps}")
+        else:
+            progress(None, f"step {done}")
+
+    return report
 
 
 def _log_tail(call: EngineCall, log_path: Path | None) -> str:

@@ -201,3 +201,24 @@ def parse_heat_flux(path: Path, timestep_fs: float | None = None) -> Table:
 def _flux_description(name: str) -> str:
     part = "convective part of the" if name.startswith("jc") else "total"
     return f"{part} heat current J·V along {name[-1]}"
+
+
+def steps_done(log: Path, tail_bytes: int = 65536) -> int | None:
+    """Steps completed by the run LAMMPS is writing to ``log`` (None before its first line).
+
+    Reads only the end of the file: the last thermo header and the data lines after
+    it; the answer is the last step minus the first step of that block.
+    """
+    try:
+        with log.open("rb") as fh:
+            fh.seek(max(0, log.stat().st_size - tail_bytes))
+            lines = fh.read().decode(errors="replace").splitlines()
+    except OSError:
+        return None
+    header = max((i for i, line in enumerate(lines) if line.split()[:1] == ["Step"]), default=None)
+    if header is None:
+        return None
+    steps = [
+        int(w[0]) for w in (line.split() for line in lines[header + 1 :]) if w and w[0].isdigit()
+    ]
+    return steps[-1] - steps[0] if steps else None

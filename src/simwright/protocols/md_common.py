@@ -89,6 +89,7 @@ def segment(
         ctx.workdir,
         structure=structure,
         restart=ctx.path(restart) if restart is not None else None,
+        progress=ctx.progress,
     )
     ctx.engine_call(result.call)
     return result
