@@ -7,7 +7,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 # Debian packages the test suite needs (installed only when running as root).
-APT_PACKAGES ?=
+APT_PACKAGES ?= quantum-espresso quantum-espresso-data
 DEMO_HOME ?= $(CURDIR)/.simwright-demo
 DEMO_REQUEST ?= self-diffusion coefficient of SPC/E water at 298 K
 
@@ -24,10 +24,12 @@ install-dev: $(PY)
 	$(PIP) install -e ".[dev]"
 
 system-packages:
-	@if [ -n "$(APT_PACKAGES)" ] && [ "$$(id -u)" = "0" ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
-	elif [ -n "$(APT_PACKAGES)" ]; then \
-		echo "not root: install $(APT_PACKAGES) yourself for the engine tests"; \
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else \
+		echo "not root: install$$missing yourself (sudo apt-get install$$missing) for the DFT tests"; \
 	fi
 
 demo: install

@@ -48,3 +48,16 @@ def test_monitor_is_called_while_the_engine_runs(tmp_path: Path) -> None:
         monitor_every_s=0.2,
     )
     assert call.exit_code == 0 and len(ticks) >= 3
+
+
+def test_an_orphaned_engine_is_stopped(tmp_path: Path) -> None:
+    import subprocess
+
+    from simwright.engines.base import PID_FILE, kill_orphaned_engine
+
+    proc = subprocess.Popen(["sleep", "60"], cwd=tmp_path, start_new_session=True)
+    (tmp_path / PID_FILE).write_text(str(proc.pid))
+    assert kill_orphaned_engine(tmp_path)
+    assert proc.wait(timeout=5) == -9
+    assert not (tmp_path / PID_FILE).exists()
+    assert not kill_orphaned_engine(tmp_path)

@@ -137,3 +137,32 @@ def test_cli_run_killed_mid_step_resumes(tmp_path: Path, reference: dict) -> Non
     again = _cli(home, "resume", run_id)
     assert again["status"] == "completed"
     assert len(_rows(home, "select id from steps")) == 5
+
+
+def test_sigterm_marks_the_run_interrupted_and_resume_completes(
+    tmp_path: Path, reference: dict
+) -> None:
+    home = tmp_path / "home"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(SPEC.replace("0.05", "0.3"))
+    proc = subprocess.Popen(
+        [*SIMWRIGHT, "run", str(spec), "--json"],
+        env=_env(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if _rows(home, "select name from steps where status='running'") == [("ScanVolumes",)]:
+                break
+        except sqlite3.OperationalError:
+            pass
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    out = json.loads(stdout)
+    assert out["status"] == "interrupted" and "resume" in out["error"]
+    _assert_resumed_once(home, out["run_id"], reference)

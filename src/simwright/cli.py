@@ -63,6 +63,7 @@ def run(
     resolved = resolve_request(request, load_protocols())
     store = _store(settings)
     runner = Runner(store, settings, observer=_observer())
+    _terminate_gracefully()
     proto = resolved.protocol
     outcome = runner.start(
         proto.graph,
@@ -94,7 +95,19 @@ def resume(
     proto = get_protocol(row.protocol)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
+    _terminate_gracefully()
     _finish(store, runner.resume(proto.graph, row.id), json_out)
+
+
+def _terminate_gracefully() -> None:
+    """Treat SIGTERM like Ctrl-C: the running engine is stopped and the run is marked
+    interrupted, so ``simwright resume`` continues it."""
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
 
 
 def _observer() -> Any:

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+PID_FILE = "engine.pgid"
+"""Written in the working directory while an engine runs: its process-group id, so that
+an engine orphaned by a killed simwright can be stopped when the run is resumed."""
+
 TAIL_CHARS = 4000
 """How much of an engine's stdout and stderr is kept in the provenance record."""
 
@@ -118,6 +122,8 @@ def _run_group(
         stderr=err,
         start_new_session=True,
     )
+    pid_file = workdir / PID_FILE
+    pid_file.write_text(str(proc.pid))
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     try:
         while True:
@@ -140,9 +146,32 @@ def _run_group(
     except BaseException:
         _kill_group(proc)  # KeyboardInterrupt or SystemExit: never leave an engine behind
         raise
+    finally:
+        pid_file.unlink(missing_ok=True)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+
+
+def kill_orphaned_engine(workdir: Path) -> bool:
+    """Stop the engine a killed simwright left running in ``workdir``; True if one was.
+
+    Only a process group whose leader still runs in ``workdir`` is signalled, so a
+    recycled process id is never hit.
+    """
+    pid_file = workdir / PID_FILE
+    try:
+        pgid = int(pid_file.read_text())
+    except (OSError, ValueError):
+        return False
+    alive = False
+    with contextlib.suppress(OSError):
+        alive = Path(f"/proc/{pgid}/cwd").resolve() == workdir.resolve()
+    if alive:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+    pid_file.unlink(missing_ok=True)
+    return alive

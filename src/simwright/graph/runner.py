@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from simwright import __version__
-from simwright.engines.base import EngineCall
+from simwright.engines.base import EngineCall, kill_orphaned_engine
 from simwright.errors import EngineError, GraphError, NeedsReview, SimwrightError, StoreError
 from simwright.graph import codec
 from simwright.graph.context import RunContext
@@ -123,6 +123,11 @@ class Runner:
                 raise StoreError(f"run {run_id} has no recorded first step")
             return codec.loads(json.loads(entry[0].payload_json)["step"]), 1, 1
         last = steps[-1]
+        if last.status != "completed" and kill_orphaned_engine(Path(last.workdir)):
+            self.store.add_event(
+                run_id,
+                EventRecord("orphan_stopped", f"stopped the engine left running in {last.workdir}"),
+            )
         if last.status == "completed":
             if last.successor_json is None:
                 raise StoreError(f"run {run_id}: step {last.seq} completed without a successor")
@@ -181,8 +186,9 @@ class Runner:
         except NeedsReview as exc:
             return self._stop(ctx, step_id, start, "needs_review", str(exc), label), None
         except KeyboardInterrupt:
-            self._stop(ctx, step_id, start, "interrupted", "interrupted by user", label)
-            raise
+            # Ctrl-C or SIGTERM (the CLI maps it): record, and let the caller resume later.
+            msg = "interrupted by the user or the system; `simwright resume` continues it"
+            return self._stop(ctx, step_id, start, "interrupted", msg, label), None
         except GraphError as exc:
             self._stop(ctx, step_id, start, "failed", str(exc), label)
             raise
