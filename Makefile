@@ -11,7 +11,7 @@ APT_PACKAGES ?= quantum-espresso quantum-espresso-data
 DEMO_HOME ?= $(CURDIR)/.simwright-demo
 DEMO_REQUEST ?= self-diffusion coefficient of SPC/E water at 298 K
 
-.PHONY: demo test install install-dev system-packages lint unit clean
+.PHONY: demo test install install-dev system-packages lint clean bench-retrieval
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ lint: install-dev
 
 test: install-dev system-packages lint
 	$(PY) -m pytest -q
+
+bench-retrieval: install-dev
+	$(VENV)/bin/simwright docs install lammps
+	$(PY) benchmarks/retrieval.py --show-misses
 
 clean:
 	rm -rf $(VENV) $(DEMO_HOME) .pytest_cache .mypy_cache .ruff_cache
