@@ -14,6 +14,7 @@ import typer
 
 from simwright import __version__
 from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
+from simwright.dft.cli import dft_app
 from simwright.knowledge.cli import knowledge_app
 from simwright.knowledge.cli import plan as plan_command
 from simwright.knowledge.doc_cli import docs_app
@@ -233,6 +234,7 @@ app.add_typer(knowledge_app, name="knowledge")
 app.command("plan")(plan_command)
 app.add_typer(docs_app, name="docs")
 app.add_typer(memory_app, name="memory")
+app.add_typer(dft_app, name="dft")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
 app.add_typer(validate_app, name="validate")

@@ -18,7 +18,10 @@ import typer
 from simwright.cli_common import JsonOpt, emit, handled
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from simwright.knowledge.modules import KnowledgeModule
+    from simwright.protocols.registry import Protocol
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -133,6 +136,32 @@ def search_modules(
         _print(f"{h['score']:8.3f}  {h['module']:<44} {h['title']}")
 
 
+def _plan_by_protocol_parser(
+    request: str, protocols: Mapping[str, Protocol], json_out: bool
+) -> None:
+    """No module fits: the plan of the one protocol whose own parser claims the request."""
+    from simwright.protocols.requests import claim
+
+    proto, raw = claim(request, protocols)
+    params = proto.validate(raw).model_dump(mode="json")
+    resolved: dict[str, dict[str, Any]] = {
+        name: {"value": value, "unit": None, "source": "given" if name in raw else "assumed"}
+        for name, value in params.items()
+    }
+    data: dict[str, Any] = {
+        "protocol": proto.name,
+        "module": None,
+        "parameters": resolved,
+        "alternatives": [],
+    }
+    if json_out:
+        emit(data)
+        return
+    lines = [f"protocol: {proto.name}   (claimed by the protocol's own request parser)"]
+    lines += [f"  {n:<20} {p['value']}   ({p['source']})" for n, p in resolved.items()]
+    _print("\n".join(lines))
+
+
 @handled
 def plan(
     request: Annotated[str, typer.Argument(help="A request in words.")],
@@ -144,13 +173,13 @@ def plan(
     from simwright.knowledge.planner import plan as make_plan
     from simwright.knowledge.selection import NotUnderstood
     from simwright.protocols import load_protocols
-    from simwright.protocols.requests import not_understood
 
     protocols = load_protocols()
     try:
         result = make_plan(request, _modules(knowledge_dir), protocols)
-    except NotUnderstood as exc:
-        raise NotUnderstood(not_understood(request, protocols)) from exc
+    except NotUnderstood:
+        _plan_by_protocol_parser(request, protocols, json_out)
+        return
     if json_out:
         emit(result.to_json())
         return

@@ -81,17 +81,18 @@ def resolve_request(
     try:
         chosen = plan(text, modules, protocols)
     except NotUnderstood:
-        return _claimed(text, protocols, {m.protocol for m in modules if m.protocol})
+        # No module fits: let each protocol's own parser claim it (plugins without a
+        # module, and phrasings the modules' keywords do not cover).
+        proto, raw = claim(text, protocols)
+        return ResolvedRequest(proto, proto.validate(raw), text)
     proto = protocols[chosen.protocol]
     return ResolvedRequest(proto, proto.validate(chosen.given()), text)
 
 
-def _claimed(text: str, protocols: Mapping[str, Protocol], described: set[str]) -> ResolvedRequest:
-    """The one protocol without a knowledge module whose ``parse_request`` claims ``text``."""
+def claim(text: str, protocols: Mapping[str, Protocol]) -> tuple[Protocol, dict[str, Any]]:
+    """The one protocol whose own ``parse_request`` claims ``text``, with its raw values."""
     claims: list[tuple[Protocol, dict[str, Any]]] = []
     for proto in protocols.values():
-        if proto.name in described:
-            continue
         raw = proto.parse_request(text)
         if raw is not None:
             claims.append((proto, raw))
@@ -103,8 +104,7 @@ def _claimed(text: str, protocols: Mapping[str, Protocol], described: set[str]) 
             f"the request {text!r} is ambiguous: it fits {names}; "
             "be more specific or write a spec file"
         )
-    proto, raw = claims[0]
-    return ResolvedRequest(proto, proto.validate(raw), text)
+    return claims[0]
 
 
 def not_understood(text: str, protocols: Mapping[str, Protocol]) -> str:

@@ -1,0 +1,278 @@
+"""A DFT request: typed parameters, and the deterministic reading of free text into them.
+
+``parse_dft_text("relax bulk Si with PBE")`` gives raw parameters for
+:class:`DftRequest`; it claims only requests that mention DFT (a functional,
+pw.x, Quantum ESPRESSO, SCF, relax/vc-relax with a functional...) and raises
+:class:`~simwright.errors.ParseError` rather than guess.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from simwright.dft.structures import PROTOTYPES, TWO_D, StructureSpec
+from simwright.errors import ParseError
+from simwright.protocols.text import find_elements, has_word
+
+Calculation = Literal["scf", "relax", "vc-relax"]
+NamelistValue = bool | int | float | str
+Smearing = Literal["marzari-vanderbilt", "gaussian", "methfessel-paxton", "fermi-dirac", "none"]
+
+SMEARING_NAMES: dict[str, str] = {
+    "marzari-vanderbilt": "mv",
+    "gaussian": "gaussian",
+    "methfessel-paxton": "mp",
+    "fermi-dirac": "fd",
+}
+"""Smearing choices of a request and pw.x's short names for them."""
+
+_FLAT_KINDS = {
+    "bulk": "bulk",
+    "slab": "surface",
+    "surface": "surface",
+    "molecule": "molecule",
+    "two_d": "two_d",
+    "2d": "two_d",
+}
+_FLAT_STRUCTURE_KEYS = ("lattice", "facet", "a_a", "vacuum_a")
+
+
+class DftRequest(BaseModel):
+    """Typed parameters of a DFT calculation with pw.x."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    structure: StructureSpec
+    calculation: Calculation = "scf"
+    functional: str | None = Field(None, description="PBE, PBEsol, LDA (None: first available)")
+    hybrid: Literal["pbe0", "hse", "b3lyp"] | None = None
+    kspacing_inv_a: float = Field(0.25, gt=0, le=2.0, description="k-point spacing (Å⁻¹, with 2π)")
+    ecutwfc_ry: float | None = Field(None, gt=0, description="override the wave-function cutoff")
+    ecutrho_ry: float | None = Field(None, gt=0, description="override the density cutoff")
+    smearing: Smearing | None = Field(None, description="smearing shape (None: cold for metals)")
+    smearing_ry: float = Field(0.02, gt=0, le=0.2, description="degauss for metals (Ry)")
+    spin: bool | None = Field(None, description="spin polarization (None: decide from elements)")
+    hubbard_u_ev: dict[str, float] = Field(default_factory=dict)
+    vdw: Literal["grimme-d2", "grimme-d3", "ts", "xdm"] | None = None
+    pseudopotentials: dict[str, str] = Field(default_factory=dict, description="element -> file")
+    pseudo_dirs: tuple[str, ...] = Field((), description="extra pseudopotential directories")
+    overrides: dict[str, dict[str, NamelistValue | None]] = Field(
+        default_factory=dict,
+        description="namelist -> variable -> value (None removes), applied last",
+    )
+    rattle_a: float = Field(0.0, ge=0, le=0.2, description="random displacement before relax (Å)")
+    force_threshold_ev_a: float | None = Field(
+        None, gt=0, le=1, description="largest force of a converged relaxation (eV/Å)"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_form(cls, data: Any) -> Any:
+        """Accept the flat form knowledge modules use (formula, structure kind, lattice...)."""
+        if not isinstance(data, dict) or not (
+            "formula" in data or isinstance(data.get("structure"), str)
+        ):
+            return data
+        flat = dict(data)
+        kind = str(flat.pop("structure", "bulk")).lower()
+        if "formula" not in flat:
+            raise ValueError("a structure given by kind needs a formula, e.g. formula: Si")
+        spec: dict[str, Any] = {"kind": _FLAT_KINDS.get(kind, kind), "name": flat.pop("formula")}
+        for key in _FLAT_STRUCTURE_KEYS:
+            if key in flat:
+                spec[key] = flat.pop(key)
+        flat["structure"] = spec
+        if "degauss_ry" in flat:
+            flat["smearing_ry"] = flat.pop("degauss_ry")
+        if "spin_polarized" in flat:
+            flat["spin"] = flat.pop("spin_polarized")
+        return flat
+
+    @field_validator("functional")
+    @classmethod
+    def _known_functional(cls, value: str | None) -> str | None:
+        from simwright.engines.espresso_pseudo import canonical_functional
+
+        if value is None:
+            return None
+        try:
+            return canonical_functional(value)
+        except ParseError as exc:
+            raise ValueError(str(exc)) from exc
+
+
+DFT_WORDS = (
+    "dft",
+    "pbe",
+    "lda",
+    "pbesol",
+    "pz",
+    "pw.x",
+    "espresso",
+    "quantum espresso",
+    "pbe0",
+    "hse",
+    "b3lyp",
+    "blyp",
+    "scf",
+    "vc-relax",
+    "density functional",
+)
+_FUNCTIONALS = (
+    ("pbesol", "pbesol"),
+    ("pbe0", None),
+    ("hse", None),
+    ("b3lyp", None),
+    ("pbe", "pbe"),
+    ("lda", "lda"),
+    ("pz", "lda"),
+    ("blyp", "blyp"),
+)
+_MOLECULE_NAMES = {
+    "water": "H2O",
+    "methane": "CH4",
+    "ammonia": "NH3",
+    "carbon monoxide": "CO",
+    "carbon dioxide": "CO2",
+    "hydrogen molecule": "H2",
+    "oxygen molecule": "O2",
+    "nitrogen molecule": "N2",
+}
+_LATTICES = ("fcc", "bcc", "hcp", "diamond", "rocksalt", "zincblende", "cesiumchloride", "fluorite")
+_SURFACE = re.compile(r"\b([A-Z][a-z]?)\s*\((\d{3,4})\)")
+_FORMULA = re.compile(r"\b((?:[A-Z][a-z]?\d*){1,4})\b")
+
+
+def mentions_dft(text: str) -> bool:
+    """True when the request is meant for a DFT (pw.x) protocol."""
+    low = text.lower()
+    return any(has_word(text, w) for w in DFT_WORDS if "." not in w and " " not in w) or any(
+        w in low for w in ("pw.x", "quantum espresso", "density functional")
+    )
+
+
+def parse_calculation(text: str) -> Calculation:
+    """scf, relax or vc-relax from the wording."""
+    low = text.lower()
+    if re.search(r"vc-relax|variable[- ]cell|cell relax", low):
+        return "vc-relax"
+    if re.search(r"\brelax\w*|geometry optimi[sz]", low):
+        return "relax"
+    return "scf"
+
+
+def parse_functional(text: str) -> tuple[str | None, str | None]:
+    """(base functional, hybrid) named in ``text``; (None, None) when none is named."""
+    found = [(w, base) for w, base in _FUNCTIONALS if has_word(text, w)]
+    if not found:
+        return None, None
+    word, base = found[0]
+    if base is None:
+        return "pbe", word
+    return base, None
+
+
+def parse_structure(text: str) -> dict[str, Any]:
+    """The structure spec (raw) a request describes."""
+    low = text.lower()
+    for name in TWO_D:
+        if has_word(text, name) or (name == "hBN" and re.search(r"\bh-?bn\b", low)):
+            return {"kind": "two_d", "name": name}
+    m = _SURFACE.search(text)
+    if m is not None or has_word(text, "slab", "surface"):
+        elements = [m.group(1)] if m else find_elements(text)
+        if len(elements) != 1:
+            raise ParseError("a surface request names one element, e.g. 'Cu(111) slab'")
+        raw: dict[str, Any] = {"kind": "surface", "name": elements[0]}
+        if m:
+            raw["facet"] = m.group(2)
+        return raw
+    for word, formula in _MOLECULE_NAMES.items():
+        if word in low:
+            return {"kind": "molecule", "name": formula}
+    if has_word(text, "molecule", "dimer", "gas"):
+        return {"kind": "molecule", "name": _single_formula(text)}
+    raw = {"kind": "bulk", "name": _single_formula(text)}
+    lattices = [lat for lat in _LATTICES if has_word(text, lat)]
+    if len(lattices) > 1:
+        raise ParseError(f"the request names several lattices ({', '.join(lattices)})")
+    if lattices:
+        raw["lattice"] = lattices[0]
+    return raw
+
+
+def _single_formula(text: str) -> str:
+    skip = {w.upper() for w in DFT_WORDS} | {"SCF", "DFT", "D2", "D3", "PZ", "I", "A"}
+    found = []
+    for token in _FORMULA.findall(text):
+        if token.upper() in skip or token in skip:
+            continue
+        if token in PROTOTYPES or _is_formula(token):
+            found.append(token)
+        elif re.fullmatch(r"[A-Z][a-z]?", token) and token not in skip:
+            raise ParseError(f"unknown element {token!r} in the request")
+    found = list(dict.fromkeys(found))
+    if not found:
+        raise ParseError(
+            "which material? name an element or formula, e.g. 'SCF of bulk Si with PBE'"
+        )
+    if len(found) > 1:
+        raise ParseError(f"the request names several materials ({', '.join(found)}); name one")
+    return found[0]
+
+
+def _is_formula(token: str) -> bool:
+    from ase.data import chemical_symbols
+
+    parts = re.findall(r"([A-Z][a-z]?)(\d*)", token)
+    return (
+        bool(parts)
+        and "".join(s + n for s, n in parts) == token
+        and all(s in chemical_symbols[1:] for s, _ in parts)
+    )
+
+
+def parse_dft_text(text: str) -> dict[str, Any] | None:
+    """Raw :class:`DftRequest` parameters from free text, or None if not a DFT request."""
+    if not mentions_dft(text):
+        return None
+    raw: dict[str, Any] = {
+        "structure": parse_structure(text),
+        "calculation": parse_calculation(text),
+    }
+    functional, hybrid = parse_functional(text)
+    if functional is not None:
+        raw["functional"] = functional
+    if hybrid is not None:
+        raw["hybrid"] = hybrid
+    if re.search(r"\bnon[- ]?magnetic\b|\bwithout spin\b", text.lower()):
+        raw["spin"] = False
+    elif re.search(r"\bspin[- ]polari[sz]ed\b|\bmagnetic\b", text.lower()):
+        raw["spin"] = True
+    return raw
+
+
+EOS_TRIGGERS = ("lattice constant", "lattice parameter", "equation of state", "bulk modulus")
+
+
+def is_eos_request(text: str) -> bool:
+    """True when the request asks for a lattice constant or an equation of state."""
+    low = text.lower()
+    return any(t in low for t in EOS_TRIGGERS) or has_word(text, "eos")
+
+
+def request_from_text(text: str) -> DftRequest:
+    """A :class:`DftRequest` from free text, DFT words not required ("graphene", "CO molecule")."""
+    raw: dict[str, Any] = {
+        "structure": parse_structure(text),
+        "calculation": parse_calculation(text),
+    }
+    functional, hybrid = parse_functional(text)
+    if functional is not None:
+        raw["functional"] = functional
+    if hybrid is not None:
+        raw["hybrid"] = hybrid
+    return DftRequest.model_validate(raw)

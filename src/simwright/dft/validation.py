@@ -1,0 +1,375 @@
+"""Check pw.x namelists against the knowledge graph before anything runs.
+
+:func:`validate_input` returns typed :class:`Problem` records: an unknown variable
+(with the closest valid name and the namelist it belongs to), a variable in the
+wrong namelist, one only later pw.x versions accept, a wrong type, a value that is
+not allowed or out of range, a variable set without what it needs, and settings
+that need a companion (smearing without a width, spin without a starting moment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from simwright.dft.kg_rules import NAMELIST_NEEDS, REQUIREMENTS, Value
+from simwright.dft.knowledge_graph import (
+    KnowledgeGraph,
+    Parameter,
+    load_knowledge_graph,
+    split_name,
+)
+
+ProblemKind = Literal[
+    "unknown_variable",
+    "wrong_namelist",
+    "later_version",
+    "rejected",
+    "undocumented",
+    "missing_index",
+    "wrong_type",
+    "not_allowed",
+    "out_of_range",
+    "missing_dependency",
+    "inconsistent",
+    "missing_namelist",
+]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding about an input; ``fix`` holds changes that would repair it.
+
+    ``fix`` maps namelist -> {variable: value}; a value None removes the variable.
+    """
+
+    kind: ProblemKind
+    severity: Literal["error", "warning"]
+    namelist: str
+    name: str
+    message: str
+    suggestion: str | None = None
+    suggested_namelist: str | None = None
+    fix: Mapping[str, Mapping[str, Value | None]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "kind": self.kind,
+            "severity": self.severity,
+            "namelist": self.namelist,
+            "name": self.name,
+            "message": self.message,
+            "suggestion": self.suggestion,
+            "suggested_namelist": self.suggested_namelist,
+            "fix": {k: dict(v) for k, v in self.fix.items()},
+        }
+
+
+Namelists = Mapping[str, Mapping[str, Value]]
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    """The problems of severity ``error``."""
+    return [p for p in problems if p.severity == "error"]
+
+
+def validate_input(namelists: Namelists, kg: KnowledgeGraph | None = None) -> list[Problem]:
+    """All problems of ``namelists`` (namelist -> variable -> value), errors first."""
+    kg = kg or load_knowledge_graph()
+    problems: list[Problem] = []
+    for nl, values in namelists.items():
+        for name, value in values.items():
+            problems.extend(_check_variable(kg, nl.lower(), name, value))
+    problems.extend(_check_requirements(namelists, kg))
+    problems.extend(_check_companions(namelists))
+    return sorted(problems, key=lambda p: p.severity != "error")
+
+
+def _flat(namelists: Namelists) -> dict[str, Value]:
+    """Lower-case base name -> value (the first element of arrays)."""
+    out: dict[str, Value] = {}
+    for values in namelists.values():
+        for name, value in values.items():
+            out.setdefault(split_name(name)[0].lower(), value)
+    return out
+
+
+def _indexed(namelists: Namelists, base: str) -> list[Value]:
+    return [
+        v
+        for values in namelists.values()
+        for k, v in values.items()
+        if split_name(k)[0].lower() == base.lower()
+    ]
+
+
+def _check_variable(kg: KnowledgeGraph, nl: str, name: str, value: Value) -> list[Problem]:
+    base, index = split_name(name)
+    param = kg.parameters.get(base.lower())
+    if param is None:
+        return [_unknown(kg, nl, name, value)]
+    out: list[Problem] = []
+    if param.namelist != nl:
+        move = _merge({nl: {name: None}}, {param.namelist: {name: value}})
+        out.append(
+            Problem(
+                "wrong_namelist",
+                "error",
+                nl,
+                name,
+                f"{param.name} belongs to &{param.namelist.upper()}, not &{nl.upper()}",
+                param.name,
+                param.namelist,
+                move,
+            )
+        )
+    if param.status == "rejected":
+        out.append(
+            Problem(
+                "rejected",
+                "error",
+                nl,
+                name,
+                f"{param.name} is documented for 6.7 but the 6.7 program does not read it",
+                fix={nl: {name: None}},
+            )
+        )
+        return out
+    if param.status == "undocumented":
+        out.append(
+            Problem(
+                "undocumented",
+                "warning",
+                nl,
+                name,
+                f"{param.name} is read by pw.x 6.7 but not documented for it",
+            )
+        )
+        return out
+    if param.indexed and index is None:
+        out.append(
+            Problem(
+                "missing_index",
+                "error",
+                nl,
+                name,
+                f"{param.name} is an array; write {param.name}(1) for the first element",
+                fix={nl: {name: None, f"{param.name}(1)": value}},
+            )
+        )
+    out.extend(_check_value(param, nl, name, value))
+    return out
+
+
+def _merge(
+    *changes: Mapping[str, Mapping[str, Value | None]],
+) -> dict[str, dict[str, Value | None]]:
+    out: dict[str, dict[str, Value | None]] = {}
+    for change in changes:
+        for nl, values in change.items():
+            out.setdefault(nl, {}).update(values)
+    return out
+
+
+def _unknown(kg: KnowledgeGraph, nl: str, name: str, value: Value) -> Problem:
+    later = kg.later_version(name)
+    if later is not None:
+        return Problem(
+            "later_version",
+            "error",
+            nl,
+            name,
+            f"{name} exists only in pw.x versions after {kg.version} (&{later.upper()})",
+            fix={nl: {name: None}},
+        )
+    close = kg.closest(name)
+    if close:
+        best = close[0]
+        _, index = split_name(name)
+        new_name = best.name + (f"({index})" if index else "")
+        return Problem(
+            "unknown_variable",
+            "error",
+            nl,
+            name,
+            f"pw.x {kg.version} has no variable {name!r}; did you mean {best.name!r} "
+            f"(in &{best.namelist.upper()})?",
+            best.name,
+            best.namelist,
+            _merge({nl: {name: None}}, {best.namelist: {new_name: value}}),
+        )
+    return Problem(
+        "unknown_variable",
+        "error",
+        nl,
+        name,
+        f"pw.x {kg.version} has no variable {name!r} and none with a similar name",
+        fix={nl: {name: None}},
+    )
+
+
+def _type_ok(param: Parameter, value: Value) -> bool:
+    if param.type == "bool":
+        return isinstance(value, bool)
+    if param.type == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if param.type == "float":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if param.type == "str":
+        return isinstance(value, str)
+    return True
+
+
+def _check_value(param: Parameter, nl: str, name: str, value: Value) -> list[Problem]:
+    if not _type_ok(param, value):
+        return [
+            Problem(
+                "wrong_type",
+                "error",
+                nl,
+                name,
+                f"{param.name} must be of type {param.type}, got {value!r}",
+            )
+        ]
+    if param.allowed and param.kind == "variable":
+        allowed = [a.lower() if isinstance(a, str) else a for a in param.allowed]
+        probe = value.lower() if isinstance(value, str) else value
+        if probe not in allowed:
+            return [
+                Problem(
+                    "not_allowed",
+                    "error",
+                    nl,
+                    name,
+                    f"{param.name}={value!r} is not allowed; use one of "
+                    + ", ".join(repr(a) for a in param.allowed),
+                )
+            ]
+    if param.range and isinstance(value, int | float) and not isinstance(value, bool):
+        lo, hi = param.range
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            return [
+                Problem(
+                    "out_of_range",
+                    "error",
+                    nl,
+                    name,
+                    f"{param.name}={value!r} is outside {lo} .. {hi if hi is not None else '∞'}",
+                )
+            ]
+    return []
+
+
+def _active(value: Value | None) -> bool:
+    return value is not None and value is not False
+
+
+def _check_requirements(namelists: Namelists, kg: KnowledgeGraph) -> list[Problem]:
+    flat = _flat(namelists)
+    out: list[Problem] = []
+    for r in REQUIREMENTS:
+        value = flat.get(r.source.lower())
+        if not _active(value) or r.test(flat.get(r.target.lower())):
+            continue
+        target = kg.lookup(r.target)
+        home = target.namelist if target is not None else "system"
+        fix = {home: dict(r.fix)} if r.fix else {}
+        out.append(
+            Problem(
+                "missing_dependency",
+                "error",
+                _where(namelists, r.source),
+                r.source,
+                f"{r.source} has no effect unless {r.expect}",
+                r.target,
+                None,
+                fix,
+            )
+        )
+    calc = str(flat.get("calculation", "scf")).lower()
+    for nl, calcs in NAMELIST_NEEDS.items():
+        if calc in calcs and nl not in {k.lower() for k in namelists}:
+            out.append(
+                Problem(
+                    "missing_namelist",
+                    "error",
+                    nl,
+                    f"&{nl.upper()}",
+                    f"calculation='{calc}' needs the &{nl.upper()} namelist",
+                    fix={nl: {}},
+                )
+            )
+        elif calc not in calcs and namelists.get(nl):
+            out.append(
+                Problem(
+                    "inconsistent",
+                    "warning",
+                    nl,
+                    f"&{nl.upper()}",
+                    f"&{nl.upper()} is ignored for calculation='{calc}'",
+                )
+            )
+    return out
+
+
+def _where(namelists: Namelists, name: str) -> str:
+    for nl, values in namelists.items():
+        if any(split_name(k)[0].lower() == name.lower() for k in values):
+            return nl
+    return "system"
+
+
+def _check_companions(namelists: Namelists) -> list[Problem]:
+    flat = _flat(namelists)
+    out: list[Problem] = []
+    occ = str(flat.get("occupations", "fixed")).lower()
+    if occ == "smearing" and not flat.get("degauss"):
+        out.append(
+            Problem(
+                "missing_dependency",
+                "error",
+                "system",
+                "degauss",
+                "occupations='smearing' needs a smearing width degauss > 0",
+                fix={"system": {"degauss": 0.02}},
+            )
+        )
+    if flat.get("nspin") == 2 and "tot_magnetization" not in flat:
+        moments = _indexed(namelists, "starting_magnetization")
+        if not any(isinstance(m, int | float) and m != 0 for m in moments):
+            out.append(
+                Problem(
+                    "missing_dependency",
+                    "error",
+                    "system",
+                    "starting_magnetization",
+                    "nspin=2 needs a non-zero starting_magnetization for some species "
+                    "(or tot_magnetization); a zero moment converges non-magnetic",
+                    fix={"system": {"starting_magnetization(1)": 0.5}},
+                )
+            )
+    if flat.get("lda_plus_u") is True and not _indexed(namelists, "hubbard_u"):
+        out.append(
+            Problem(
+                "missing_dependency",
+                "warning",
+                "system",
+                "Hubbard_U",
+                "lda_plus_u=.true. without any Hubbard_U does nothing",
+            )
+        )
+    wfc, rho = flat.get("ecutwfc"), flat.get("ecutrho")
+    if isinstance(wfc, int | float) and isinstance(rho, int | float) and rho < 4 * wfc:
+        out.append(
+            Problem(
+                "inconsistent",
+                "error",
+                "system",
+                "ecutrho",
+                f"ecutrho ({rho}) must be at least 4 × ecutwfc ({4 * wfc})",
+                fix={"system": {"ecutrho": 4.0 * float(wfc)}},
+            )
+        )
+    return out

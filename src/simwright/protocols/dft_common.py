@@ -1,0 +1,272 @@
+"""Steps and helpers shared by the DFT protocols (``dft_scf``, ``dft_relax``, ``dft_eos``).
+
+:class:`Recommend` turns the request into a validated pw.x input;
+:class:`RunPw` runs it inside the error-recovery machine (every pw.x attempt is
+recorded as an engine call, every transition as an event) and writes the
+results into the file contract; :class:`Report` reads them back into a
+:class:`~simwright.results.ProtocolResult`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from typing_extensions import override
+
+from simwright.contract import SCHEMA_VERSION, read_table
+from simwright.dft.handlers import RepairContext
+from simwright.dft.knowledge_graph import load_knowledge_graph
+from simwright.dft.recommender import Recommendation, recommend
+from simwright.dft.recovery import RecoveryMachine, RecoveryOutcome, Transition
+from simwright.dft.request import DftRequest
+from simwright.engines.espresso import PwRun, run_pw
+from simwright.engines.espresso_contract import write_pw_tables
+from simwright.engines.espresso_input import PwInput, render
+from simwright.engines.espresso_launcher import PwLauncher
+from simwright.engines.espresso_pseudo_library import PseudoLibrary, default_pseudo_dirs
+from simwright.errors import EngineError
+from simwright.graph import Done, RunContext, Step
+from simwright.reporting import write_report
+from simwright.results import ArtifactRef, ProtocolResult, Quantity
+
+
+def pseudo_dirs(ctx: RunContext, params: DftRequest) -> tuple[Path, ...]:
+    """The system directory, ``<home>/pseudo``, then the request's extra directories."""
+    return (*default_pseudo_dirs(ctx.settings.home), *(Path(d) for d in params.pseudo_dirs))
+
+
+def recommend_in_step(ctx: RunContext, params: DftRequest) -> Recommendation:
+    """Recommend an input and record it: JSON summary, input preview, structure, assumptions."""
+    rec = recommend(params, PseudoLibrary(pseudo_dirs(ctx, params)))
+    summary = ctx.workdir / "recommendation.json"
+    summary.write_text(json.dumps(rec.as_dict(), indent=2, default=str, ensure_ascii=False))
+    ctx.artifact(summary, "recommendation", "structure, pseudopotentials, conditions, parameters")
+    preview = ctx.workdir / "pw.in"
+    preview.write_text(render(rec.template))
+    ctx.artifact(preview, "input", "the recommended pw.x input")
+    ctx.structure(rec.structure, "initial.extxyz")
+    for note in rec.assumed:
+        ctx.event("assumed", note)
+    ctx.rule("recommender", f"{len(rec.parameters)} parameters, {len(rec.assumed)} assumed")
+    return rec
+
+
+def run_with_recovery(
+    ctx: RunContext, params: DftRequest, template: PwInput, valence: float, workdir: Path
+) -> RecoveryOutcome:
+    """Run ``template`` through the recovery machine, recording attempts and transitions."""
+    dirs = pseudo_dirs(ctx, params)
+    launcher = PwLauncher.from_settings(ctx.settings)
+
+    def runner(inp: PwInput, where: Path) -> PwRun:
+        return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs)
+
+    def on_transition(t: Transition) -> None:
+        ctx.event(
+            "dft_transition",
+            f"{t.source} -> {t.target}: {t.reason}"[:500],
+            rule=t.rule,
+            attempt=t.attempt,
+        )
+
+    machine = RecoveryMachine(
+        runner,
+        RepairContext(load_knowledge_graph(), valence, dirs),
+        on_transition=on_transition,
+        on_run=lambda run: ctx.engine_call(run.call),
+    )
+    return machine.run(template, workdir)
+
+
+def record_recovery(ctx: RunContext, outcome: RecoveryOutcome, name: str) -> ArtifactRef:
+    """Write the machine's transitions and attempts as JSON and record the deciding rule."""
+    data: dict[str, Any] = {
+        "status": outcome.status,
+        "message": outcome.message,
+        "zero_shot": outcome.zero_shot,
+        "repairs": list(outcome.repairs),
+        "attempts": [
+            {
+                "index": a.index,
+                "workdir": a.run.workdir.name,
+                "exit_code": a.run.call.exit_code,
+                "problems": list(a.run.problems),
+                "diagnosis": a.diagnosis.code if a.diagnosis else None,
+                "repair": a.repair,
+            }
+            for a in outcome.attempts
+        ],
+        "transitions": [
+            {"from": t.source, "to": t.target, "reason": t.reason, "rule": t.rule}
+            for t in outcome.transitions
+        ],
+    }
+    path = ctx.workdir / name
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False))
+    ref = ctx.artifact(path, "recovery", "transitions of the error-recovery machine")
+    rule = outcome.repairs[-1] if outcome.repairs else "zero_shot"
+    ctx.rule(f"dft_recovery:{rule}", outcome.message)
+    return ref
+
+
+def require_success(outcome: RecoveryOutcome) -> PwRun:
+    """The valid run, or an :class:`EngineError` carrying the diagnosis and output tail."""
+    if outcome.status == "success" and outcome.run is not None:
+        return outcome.run
+    last = outcome.attempts[-1].run if outcome.attempts else None
+    tail = (last.crash or last.call.stdout_tail) if last is not None else ""
+    raise EngineError(f"pw.x could not be brought to a valid result: {outcome.message}", tail=tail)
+
+
+@dataclass(frozen=True)
+class Recommend(Step):
+    """Build the structure and recommend a validated pw.x input."""
+
+    params: DftRequest
+
+    @override
+    def run(self, ctx: RunContext) -> RunPw:
+        rec = recommend_in_step(ctx, self.params)
+        return RunPw(self.params, rec.template, rec.valence_electrons)
+
+
+@dataclass(frozen=True)
+class RunPw(Step):
+    """Run pw.x inside the error-recovery machine and write the results."""
+
+    params: DftRequest
+    template: PwInput
+    valence_electrons: float
+
+    @override
+    def run(self, ctx: RunContext) -> Report:
+        outcome = run_with_recovery(
+            ctx, self.params, self.template, self.valence_electrons, ctx.workdir
+        )
+        recovery = record_recovery(ctx, outcome, "recovery.json")
+        run = require_success(outcome)
+        tables = write_pw_tables(run, ctx.workdir, ctx.producer)
+        summary = ctx.artifact(tables.summary, "table", "pw.x results", SCHEMA_VERSION)
+        forces = (
+            ctx.artifact(tables.forces, "table", "forces", SCHEMA_VERSION)
+            if tables.forces
+            else None
+        )
+        relax = (
+            ctx.artifact(tables.relax, "table", "relaxation energies", SCHEMA_VERSION)
+            if tables.relax
+            else None
+        )
+        structure = ctx.structure(run.structure, "final.extxyz", "structure after pw.x")
+        output = ctx.artifact(run.workdir / "pw.stdout", "log", "pw.x output of the valid run")
+        return Report(
+            self.params,
+            summary,
+            forces,
+            relax,
+            structure,
+            recovery,
+            output,
+            len(outcome.attempts),
+            tuple(outcome.repairs),
+        )
+
+
+def _optional(values: dict[str, Quantity], name: str, value: float, unit: str, src: str) -> None:
+    if math.isfinite(value):
+        values[name] = Quantity(value, unit, source=src)
+
+
+def summary_values(
+    ctx: RunContext,
+    summary: ArtifactRef,
+    forces: ArtifactRef | None,
+    n_atoms: int,
+    volume: float | None,
+) -> dict[str, Quantity]:
+    """Quantities read back from the summary and forces tables."""
+    t = read_table(ctx.path(summary))
+    src = summary.path
+    values = {
+        "energy": Quantity(float(t["energy"][0]), "eV", source=src),
+        "energy_per_atom": Quantity(float(t["energy_per_atom"][0]), "eV", source=src),
+    }
+    _optional(values, "fermi_energy", float(t["fermi_energy"][0]), "eV", src)
+    _optional(values, "homo", float(t["homo"][0]), "eV", src)
+    homo, lumo = float(t["homo"][0]), float(t["lumo"][0])
+    if math.isfinite(homo) and math.isfinite(lumo):
+        values["band_gap"] = Quantity(lumo - homo, "eV", source=src)
+    _optional(values, "pressure", float(t["pressure"][0]), "bar", src)
+    _optional(values, "total_magnetization", float(t["total_magnetization"][0]), "mu_B", src)
+    values["scf_iterations"] = Quantity(float(t["n_scf_iterations"][0]), "1", source=src)
+    if forces is not None:
+        f = read_table(ctx.path(forces))["force"]
+        values["max_force"] = Quantity(float(np.abs(f).max()), "eV/Å", source=forces.path)
+    if volume is not None:
+        values["volume_per_atom"] = Quantity(volume / n_atoms, "Å^3", source=src)
+    return values
+
+
+@dataclass(frozen=True)
+class Report(Step):
+    """Write the report and return the result."""
+
+    params: DftRequest
+    summary: ArtifactRef
+    forces: ArtifactRef | None
+    relax: ArtifactRef | None
+    structure: ArtifactRef
+    recovery: ArtifactRef
+    output: ArtifactRef
+    pw_runs: int
+    repairs: tuple[str, ...]
+
+    @override
+    def run(self, ctx: RunContext) -> Done[ProtocolResult]:
+        from simwright.contract import read_structure
+
+        final = read_structure(ctx.path(self.structure))
+        values = summary_values(ctx, self.summary, self.forces, len(final), final.volume_a3)
+        values["pw_runs"] = Quantity(float(self.pw_runs), "1", source=self.recovery.path)
+        p = self.params
+        what = f"{p.calculation} of {final.formula}"
+        summary = f"{what}: E = {values['energy'].value:.6f} eV"
+        if "fermi_energy" in values:
+            summary += f", E_F = {values['fermi_energy'].value:.3f} eV"
+        if self.repairs:
+            summary += f" (repaired: {', '.join(self.repairs)})"
+        files = tuple(
+            a
+            for a in (
+                self.summary,
+                self.forces,
+                self.relax,
+                self.structure,
+                self.recovery,
+                self.output,
+            )
+            if a is not None
+        )
+        report = write_report(
+            ctx.workdir / "report.md",
+            title=f"DFT {what}",
+            summary=summary,
+            values=values,
+            artifacts=files,
+            method=(
+                f"Quantum ESPRESSO pw.x, {p.calculation}; input recommended by simwright "
+                f"(see recommendation.json); {self.pw_runs} pw.x run(s) in the "
+                "error-recovery machine (see recovery.json)."
+            ),
+        )
+        ref = ctx.artifact(report, "report", "human-readable report")
+        return Done(ProtocolResult(values, (*files, ref), summary))
+
+
+STEPS: tuple[type[Step], ...] = (Recommend, RunPw, Report)
+"""The steps of the single-run DFT protocols, entry first."""
