@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from simwright import __version__
+from simwright.agents.cli import ask as ask_command
+from simwright.campaign.cli import campaign_app
 from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
 from simwright.dft.cli import dft_app
 from simwright.knowledge.cli import knowledge_app
@@ -235,6 +237,8 @@ app.command("plan")(plan_command)
 app.add_typer(docs_app, name="docs")
 app.add_typer(memory_app, name="memory")
 app.add_typer(dft_app, name="dft")
+app.command("ask")(ask_command)
+app.add_typer(campaign_app, name="campaign")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
 app.add_typer(validate_app, name="validate")

@@ -191,6 +191,9 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
             ],
         }
     )
+    from simwright.agents.usage_view import usage_json
+
+    data["usage"] = usage_json(store, row.id)
     return data
 
 
@@ -238,3 +241,7 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
             )
     if data.get("error"):
         console.print(f"[red]error:[/] {data['error']}", highlight=False)
+    from simwright.agents.usage_view import usage_lines_from_json
+
+    for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):
+        console.print(line, markup=False, highlight=False)

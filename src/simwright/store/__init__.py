@@ -4,6 +4,8 @@ SQLAlchemy 2 on SQLite by default; the schema is managed by Alembic migrations s
 that a PostgreSQL URL works unchanged.
 """
 
+from simwright.store import models_agents as models_agents  # agent tables on Base.metadata
+from simwright.store import models_campaign as models_campaign  # campaign tables on Base.metadata
 from simwright.store.models import (
     ArtifactRow,
     DecisionRow,

@@ -1,0 +1,321 @@
+"""``simwright campaign ...``: validate, plan, run, status, resume, review, approve.
+
+A Typer sub-app (``campaign_app``) mounted by the main CLI; also runnable alone
+as ``python -m simwright.campaign``. Exit codes: 0 completed (or paused by a
+limit), 1 failed, 2 input refused, 3 waiting for review, 130 interrupted.
+The command line configures no reviewer: events wait for ``approve``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from simwright.campaign.runner import CampaignRunner
+    from simwright.campaign.spec import CampaignSpec
+    from simwright.settings import Settings
+    from simwright.store import Store
+
+campaign_app = typer.Typer(
+    help="Campaigns: systems × an ordered path of conditions, advanced by rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+_out = Console(soft_wrap=True)
+_err = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT = {"completed": 0, "paused": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option("--home", help="simwright home (default $SIMWRIGHT_HOME or ~/.simwright)"),
+]
+SpecArg = Annotated[Path, typer.Argument(help="A campaign spec (YAML).")]
+CampaignArg = Annotated[str, typer.Argument(help="Campaign id (or a unique prefix).")]
+MaxSegments = Annotated[
+    int | None, typer.Option("--max-segments", help="Stop after this many segments.")
+]
+MaxStates = Annotated[
+    int | None, typer.Option("--max-states", help="Stop after this many states are archived.")
+]
+ReportOpt = Annotated[
+    bool, typer.Option("--report/--no-report", help="Write report/ with plots after running.")
+]
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+
+
+def handled(fn: F) -> F:
+    """Turn simwright's errors into a message and exit code 2 (JSON with --json)."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from simwright.errors import SimwrightError
+
+        try:
+            return fn(*args, **kwargs)
+        except SimwrightError as exc:
+            if kwargs.get("json_out"):
+                _emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
+            else:
+                _err.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+            raise typer.Exit(2) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _settings(home: Path | None) -> Settings:
+    from simwright.settings import load_settings
+
+    settings = load_settings()
+    return settings.with_home(home.expanduser().resolve()) if home else settings
+
+
+def _store(settings: Settings) -> Store:
+    from simwright.store import Store
+
+    if settings.db_url.startswith("sqlite:///"):
+        Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return Store(settings.db_url)
+
+
+def _load(path: Path, settings: Settings) -> CampaignSpec:
+    from simwright.campaign.registry import engine_names, make_engine
+    from simwright.campaign.spec_load import (
+        CampaignSpecError,
+        SpecProblem,
+        parse_spec,
+        read_spec_data,
+    )
+
+    data = read_spec_data(path)
+    segment = data.get("segment")
+    name = segment.get("engine") if isinstance(segment, dict) else None
+    known = engine_names()
+    checker = make_engine(name, settings) if isinstance(name, str) and name in known else None
+    spec = parse_spec(data, str(path), checker)
+    if checker is None:
+        problem = SpecProblem(
+            "segment.engine", f"unknown engine {name!r}; known: {', '.join(known)}"
+        )
+        raise CampaignSpecError(str(path), [problem])
+    return spec
+
+
+def _runner(settings: Settings, engine: str, report: bool) -> CampaignRunner:
+    from simwright.campaign.cli_progress import ProgressObserver
+    from simwright.campaign.registry import make_engine
+    from simwright.campaign.report import write_report
+    from simwright.campaign.runner import CampaignRunner
+
+    return CampaignRunner(
+        _store(settings),
+        make_engine(engine, settings),
+        root=settings.home / "campaigns",
+        observer=ProgressObserver(_err),
+        report=write_report if report else None,
+    )
+
+
+def _finish(runner: CampaignRunner, campaign_id: str, json_out: bool) -> None:
+    from simwright.campaign.cli_progress import print_status
+    from simwright.campaign.report import campaign_json
+
+    data = campaign_json(runner.cstore, campaign_id)
+    if json_out:
+        _emit(data)
+    else:
+        print_status(_out, data)
+    raise typer.Exit(EXIT.get(data["status"], 1))
+
+
+@campaign_app.command("validate")
+@handled
+def validate(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
+    """Check a campaign spec: schema, consistency and the engine's own checks."""
+    loaded = _load(spec, _settings(home))
+    summary = {
+        "status": "valid",
+        "spec": str(spec),
+        "name": loaded.name,
+        "engine": loaded.segment.engine,
+        "systems": [s.name for s in loaded.systems],
+        "conditions": [c.name for c in loaded.conditions],
+        "states": len(loaded.systems) * len(loaded.conditions),
+        "spec_sha256": loaded.sha256(),
+    }
+    if json_out:
+        _emit(summary)
+    else:
+        _out.print(
+            f"[green]valid[/] {spec}: {summary['states']} states "
+            f"({len(loaded.systems)} systems × {len(loaded.conditions)} conditions), "
+            f"engine {loaded.segment.engine}"
+        )
+
+
+@campaign_app.command("plan")
+@handled
+def plan_cmd(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
+    """Show the states in execution order with their segment and step budgets."""
+    from simwright.campaign.cli_progress import print_plan
+    from simwright.campaign.plan import plan
+
+    data = plan(_load(spec, _settings(home)))
+    if json_out:
+        _emit(data)
+    else:
+        print_plan(_out, data)
+
+
+@campaign_app.command("run")
+@handled
+def run(
+    spec: SpecArg,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+    max_segments: MaxSegments = None,
+    max_states: MaxStates = None,
+    report: ReportOpt = True,
+) -> None:
+    """Create a campaign from a spec and run it until nothing can run."""
+    settings = _settings(home)
+    loaded = _load(spec, settings)
+    runner = _runner(settings, loaded.segment.engine, report)
+    campaign_id = runner.create(loaded, spec.read_text(encoding="utf-8"))
+    _err.print(f"campaign {campaign_id}", highlight=False)
+    runner.run(campaign_id, max_segments=max_segments, max_states=max_states)
+    _finish(runner, campaign_id, json_out)
+
+
+@campaign_app.command("resume")
+@handled
+def resume(
+    campaign: CampaignArg,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+    max_segments: MaxSegments = None,
+    max_states: MaxStates = None,
+    report: ReportOpt = True,
+) -> None:
+    """Continue a campaign (killed, paused or approved) from its committed records."""
+    settings = _settings(home)
+    engine = _campaign_engine(settings, campaign)
+    runner = _runner(settings, engine, report)
+    outcome = runner.run(campaign, max_segments=max_segments, max_states=max_states)
+    _finish(runner, outcome.campaign_id, json_out)
+
+
+def _campaign_engine(settings: Settings, campaign: str) -> str:
+    from simwright.campaign.repository import CampaignStore
+
+    return CampaignStore(_store(settings)).campaign(campaign).engine
+
+
+@campaign_app.command("status")
+@handled
+def status(campaign: CampaignArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
+    """Show a campaign's states (cycles, local steps, accepted values) and open events."""
+    from simwright.campaign.cli_progress import print_status
+    from simwright.campaign.report import campaign_json
+    from simwright.campaign.repository import CampaignStore
+
+    data = campaign_json(CampaignStore(_store(_settings(home))), campaign)
+    if json_out:
+        _emit(data)
+    else:
+        print_status(_out, data)
+
+
+@campaign_app.command("review")
+@handled
+def review(
+    campaign: CampaignArg,
+    event: Annotated[str | None, typer.Argument(help="An event id or number.")] = None,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """List the events waiting for review, or show one event with its evidence."""
+    from simwright.campaign.cli_progress import print_event, print_events
+    from simwright.campaign.events import EVENT_FILE, EVIDENCE_FILE, read_json
+    from simwright.campaign.report import event_json
+    from simwright.campaign.repository import CampaignStore
+    from simwright.campaign.runner import resolve_event
+
+    cstore = CampaignStore(_store(_settings(home)))
+    row = cstore.campaign(campaign)
+    if event is None:
+        events = [event_json(e) for e in cstore.events(row.id, status="open")]
+        if json_out:
+            _emit({"campaign_id": row.id, "open_events": events})
+        else:
+            print_events(_out, events)
+        return
+    found = resolve_event(cstore, row.id, event)
+    directory = Path(found.directory)
+    data = {
+        "event": read_json(directory / EVENT_FILE),
+        "evidence": read_json(directory / EVIDENCE_FILE),
+        "status": found.status,
+    }
+    if json_out:
+        _emit(data)
+    else:
+        print_event(_out, data)
+
+
+@campaign_app.command("approve")
+@handled
+def approve(
+    campaign: CampaignArg,
+    event: Annotated[str, typer.Argument(help="The event id or number to decide.")],
+    action: Annotated[
+        str, typer.Option(help="continue, accept, retry, stop, rebuild or acknowledge.")
+    ],
+    segment_steps: Annotated[
+        int | None, typer.Option(help="Length of the next segment (local steps).")
+    ] = None,
+    rationale: Annotated[str, typer.Option(help="Why (kept with the decision).")] = "",
+    reviewer: Annotated[str, typer.Option(help="Who decides.")] = "human",
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Record a human decision on an event; `resume` then continues the campaign."""
+    from simwright.campaign.runner import resolve_event
+    from simwright.campaign.status import CampaignError
+
+    settings = _settings(home)
+    runner = _runner(settings, _campaign_engine(settings, campaign), report=False)
+    row = runner.cstore.campaign(campaign)
+    found = resolve_event(runner.cstore, row.id, event)
+    decision = {
+        "event_id": found.id,
+        "action": action,
+        "confidence": 1.0,
+        "parameter_changes": {"segment_steps": segment_steps} if segment_steps else {},
+        "rationale": rationale,
+    }
+    validation = runner.approve(row.id, found.id, decision, reviewer)
+    if json_out:
+        _emit(validation.as_dict())
+        raise typer.Exit(0 if validation.valid else 2)
+    if not validation.valid:
+        raise CampaignError("decision refused: " + "; ".join(validation.problems))
+    _out.print(f"[green]{validation.outcome}[/]; run `simwright campaign resume {row.id}`")
+
+
+def main() -> None:
+    """Run the campaign commands alone (``python -m simwright.campaign``)."""
+    campaign_app()

@@ -1,0 +1,239 @@
+"""Deterministic pieces of the agent layer: configuration, providers, tiers, verdicts,
+ledger and caps, token counting, the fabrication guard, usage views, episodic memory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simwright.agents.config import Caps, ModelRef, Price, load_agent_settings
+from simwright.agents.critics import verdict_of
+from simwright.agents.errors import AgentConfigError, BudgetExceeded
+from simwright.agents.fabrication import TraceIndex, artifact_numbers, check_report, numbers_in_text
+from simwright.agents.ledger import UsageEntry, UsageLedger
+from simwright.agents.memory import Episode, KnowledgeMemory, similarity
+from simwright.agents.providers import build_model
+from simwright.agents.replies import ReportedValue
+from simwright.agents.tiers import tier_for_attempt
+from simwright.agents.tokens import ApproxCounter, default_counter
+from simwright.agents.usage_view import usage_json, usage_lines
+from simwright.contract import Column, Table, write_structure, write_table
+from simwright.knowledge.memory import MemoryStore
+from simwright.settings import Settings
+from simwright.store import Store
+from simwright.structure import Structure
+from test_agents_support import block_network, tiers
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    block_network(monkeypatch)
+
+
+# -- configuration ----------------------------------------------------------------------
+def test_no_model_configured_explains_how(tmp_path: Path) -> None:
+    with pytest.raises(AgentConfigError) as info:
+        load_agent_settings({}, tmp_path)
+    text = str(info.value)
+    assert "SIMWRIGHT_MODEL" in text and "OPENAI_API_KEY" in text and "ollama" in text
+    assert 'simwright run "<request>"' in text
+
+
+def test_environment_gives_tiers_roles_critics_caps_and_keys(tmp_path: Path) -> None:
+    env = {
+        "SIMWRIGHT_MODEL": "ollama:qwen2.5:7b, openai:gpt-4o",
+        "SIMWRIGHT_MODEL_EXECUTOR": "anthropic:claude-sonnet-4-5",
+        "SIMWRIGHT_MODEL_CRITICS": "openai:gpt-4o-mini;gemini:gemini-2.5-flash,openai:gpt-4o",
+        "SIMWRIGHT_MODEL_ATTEMPTS": "3",
+        "SIMWRIGHT_AGENT_MAX_REQUESTS": "40",
+        "OPENAI_API_KEY": "sk-test",
+    }
+    cfg = load_agent_settings(env, tmp_path)
+    orch = cfg.role("orchestrator")
+    assert [t.name for t in orch.tiers] == ["ollama:qwen2.5:7b", "openai:gpt-4o"]
+    assert orch.tiers[0].model == "qwen2.5:7b" and orch.tiers[0].attempts == 3
+    assert cfg.role("executor").tiers[0].provider == "anthropic"
+    assert cfg.role("summarizer") == orch  # a role without its own models uses the orchestrator's
+    assert [len(c.tiers) for c in cfg.critics] == [1, 2]
+    assert cfg.caps.max_requests == 40 and cfg.key("openai") == "sk-test"
+    assert "sk-test" not in repr(cfg)
+
+
+def test_config_file_and_environment_precedence(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text(
+        '[agents]\nmodel = "vllm:Qwen/Qwen2.5-7B-Instruct"\nbase_url = "http://gpu:8000/v1"\n'
+        'critic_turns = 3\ncritics = [["openai:gpt-4o"]]\n'
+        '[agents.roles]\nselector = ["openai:gpt-4o-mini"]\n'
+        '[agents.caps]\nmax_cost_usd = 2.5\n[agents.prices."openai:gpt-4o"]\n'
+        "input_per_mtok = 2.5\noutput_per_mtok = 10.0\n"
+    )
+    cfg = load_agent_settings({"SIMWRIGHT_AGENT_MAX_COST_USD": "1.0"}, tmp_path)
+    assert cfg.role("orchestrator").tiers[0].base_url == "http://gpu:8000/v1"
+    assert cfg.role("selector").tiers[0].name == "openai:gpt-4o-mini"
+    assert cfg.critic_turns == 3 and cfg.caps.max_cost_usd == 1.0
+    assert cfg.prices["openai:gpt-4o"].output_per_mtok == 10.0
+
+
+def test_invalid_configuration_is_refused_with_its_field(tmp_path: Path) -> None:
+    with pytest.raises(AgentConfigError, match="max_requests"):
+        load_agent_settings({"SIMWRIGHT_MODEL": "openai:x", "SIMWRIGHT_AGENT_MAX_REQUESTS": "0"})
+    with pytest.raises(AgentConfigError, match="name"):
+        load_agent_settings({"SIMWRIGHT_MODEL": "gpt-4o"})
+
+
+def test_providers_build_models_without_network() -> None:
+    cfg = load_agent_settings(
+        {"SIMWRIGHT_MODEL": "openai-compatible:qwen", "SIMWRIGHT_MODEL_BASE_URL": "http://h:1/v1"}
+    )
+    model = build_model(cfg.role("orchestrator").tiers[0], cfg)
+    assert (model.model_name, model.system) == ("qwen", "openai")
+    assert build_model(ModelRef(name="ollama:llama3"), cfg).model_name == "llama3"
+    with pytest.raises(AgentConfigError, match="ANTHROPIC_API_KEY"):
+        build_model(ModelRef(name="anthropic:claude-sonnet-4-5"), cfg)
+    with pytest.raises(AgentConfigError, match="unknown model provider"):
+        build_model(ModelRef(name="acme:brain"), cfg)
+    keyed = load_agent_settings(
+        {"SIMWRIGHT_MODEL": "gemini:gemini-2.5-flash", "GEMINI_API_KEY": "g"}
+    )
+    gemini = build_model(keyed.role("orchestrator").tiers[0], keyed)
+    assert gemini.model_name == "gemini-2.5-flash"
+
+
+# -- tiers and verdicts ---------------------------------------------------------------------
+def test_each_tier_gets_its_attempts_then_the_next() -> None:
+    config = tiers("x:a", "x:b", attempts=2)
+    names = [tier_for_attempt(config, n)[1].model for n in range(1, 7)]
+    assert names == ["a", "a", "b", "b", "b", "b"]
+
+
+@pytest.mark.parametrize(
+    ("votes", "verdict"),
+    [
+        ([], "pass"),
+        (["pass", "pass"], "pass"),
+        (["pass", "concern"], "pass"),
+        (["concern", "concern", "pass"], "revise"),
+        (["pass", "reject", "pass"], "revise"),
+        (["pass", "malicious", "reject"], "fail"),
+    ],
+)
+def test_verdict_rule(votes: list[str], verdict: str) -> None:
+    assert verdict_of(votes, 0.5) == verdict  # type: ignore[arg-type]
+
+
+# -- ledger and caps ----------------------------------------------------------------------
+def entry(role: str = "executor", tokens: int = 100) -> UsageEntry:
+    return UsageEntry(role, "s1", "m", tokens, 10, tokens, 0.01)
+
+
+def test_ledger_checks_every_cap_before_a_call() -> None:
+    ledger = UsageLedger(Caps(max_requests=2, max_tokens=None, max_cost_usd=None))
+    ledger.record(entry())
+    ledger.check("m", 10)
+    ledger.record(entry())
+    with pytest.raises(BudgetExceeded, match="request cap"):
+        ledger.check("m", 10)
+    tokens = UsageLedger(Caps(max_requests=None, max_tokens=300))
+    tokens.record(entry(tokens=200))
+    with pytest.raises(BudgetExceeded, match="token cap"):
+        tokens.check("m", 100)
+    priced = UsageLedger(
+        Caps(max_requests=None, max_tokens=None, max_cost_usd=0.02),
+        {"m": Price(input_per_mtok=100, output_per_mtok=0)},
+    )
+    priced.record(entry())
+    with pytest.raises(BudgetExceeded, match="cost cap"):
+        priced.check("m", 200)
+    assert set(priced.by(lambda e: e.role)) == {"executor"}
+
+
+def test_token_counter_is_offline_wordpiece() -> None:
+    counter = default_counter()
+    assert "wordpiece" in counter.name
+    assert counter.count("compute heat/flux with stress/atom") >= 6
+    assert ApproxCounter().count("abcdefgh") == 2
+
+
+# -- fabrication guard ----------------------------------------------------------------------
+def test_numbers_in_text_skip_identifiers_paths_and_read_scientific_notation() -> None:
+    found = numbers_in_text(
+        "H2O at 298 K: D = 2.4×10^-9 m²/s (file steps/003-X/msd.h5, run 20260101-120000-abc123), "
+        "range 3.5-4.0, B0=142.3"
+    )
+    assert [w.value for w in found] == pytest.approx([2.4e-9, 298, 3.5, 4.0, 142.3])
+
+
+def test_guard_traces_values_to_tables_structures_and_json(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    write_table(
+        run / "t.h5",
+        Table("t", (Column("x", np.array([1.5, 2.25]), "Å"),), "test", attrs={"kappa": 0.123456}),
+    )
+    (run / "r.json").write_text(json.dumps({"a": {"b": [7.75]}, "flag": True}))
+    cell = np.eye(3) * 3.0
+    write_structure(
+        run / "s.extxyz", Structure(("Cu",), np.zeros((1, 3)), cell, (True,) * 3), producer="t"
+    )
+    assert {0.123456, 2.25, 7.75, 27.0} <= set(
+        np.concatenate([artifact_numbers(p) for p in sorted(run.iterdir())]).round(6)
+    )
+    good = [ReportedValue(name="kappa", value=0.12346, source="run/t.h5")]
+    assert (
+        check_report(
+            "kappa is 0.1235, V = 27.0 Å³, x up to 2.25", good, root=tmp_path, allowed=[run]
+        )
+        == []
+    )
+    bad = check_report(
+        "kappa is 0.19",
+        [
+            ReportedValue(name="y", value=7.75, source="../etc/r.json"),
+            ReportedValue(name="z", value=3.0, source="run/r.json"),
+        ],
+        root=tmp_path,
+        allowed=[run],
+        known=[300.0],
+    )
+    assert len(bad) == 3 and "'0.19'" in bad[2] and "not an artifact" in bad[0]
+    assert TraceIndex([1.0]).contains(1.0004, rtol=1e-3)
+    assert not TraceIndex([1.0]).contains(1.01, 1e-3)
+    (run / "transcript.json").write_text(json.dumps({"said": 42.0}))  # what a model wrote
+    said = [ReportedValue(name="w", value=42.0, source="run/transcript.json")]
+    assert len(check_report("it is 42", said, root=tmp_path, allowed=[run])) == 2
+
+
+# -- usage view and memory ----------------------------------------------------------------
+def test_usage_view_groups_by_role_subtask_and_model(settings: Settings, store: Store) -> None:
+    from simwright.agents.records import AgentRecorder
+
+    rec = AgentRecorder.start(store, settings, "req", {})
+    rec.usage(entry("orchestrator"))
+    rec.usage(UsageEntry("executor", "s1", "m2", 50, 5, 60, 0.002, ok=False))
+    data = usage_json(store, rec.run_id)
+    assert data["total"]["requests"] == 2 and data["total"]["failed_requests"] == 1
+    assert set(data["by_role"]) == {"orchestrator", "executor"} and set(data["by_model"]) == {
+        "m",
+        "m2",
+    }
+    lines = usage_lines(store, rec.run_id)
+    assert lines[1].split()[:3] == ["total", "2", "req"]
+    assert usage_lines(store, "nonexistent") == []
+
+
+def test_memory_recalls_the_most_similar_success_of_the_same_executor(tmp_path: Path) -> None:
+    memory = KnowledgeMemory(MemoryStore(tmp_path / "memory.db"))
+    scripts = {"in.lammps": "run 1"}
+    memory.remember(
+        Episode("lammps", "heat flux of liquid argon with Green-Kubo", "success", scripts)
+    )
+    memory.remember(Episode("lammps", "heat flux of liquid argon, Green-Kubo, failed", "failure"))
+    memory.remember(Episode("lammps", "melting of copper", "success"))
+    found = memory.recall("lammps", "Green-Kubo heat flux of argon", 0.3)
+    assert found is not None and found.episode.scripts == scripts
+    assert memory.recall("ase", "Green-Kubo heat flux of argon", 0.3) is None
+    assert memory.recall("lammps", "vacancy formation energy", 0.3) is None
+    assert similarity("a b", "c d") == 0.0
