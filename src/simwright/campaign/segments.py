@@ -34,7 +34,7 @@ from simwright.campaign.engine import (
 )
 from simwright.campaign.repository import SegmentFields, SegmentRef, StateView
 from simwright.campaign.status import CampaignError, StateStatus
-from simwright.engines.base import EngineCall
+from simwright.engines.base import EngineCall, kill_orphaned_engine
 from simwright.errors import EngineError
 from simwright.store.store import sha256_file
 
@@ -172,7 +172,9 @@ class SegmentRunner:
         found = sorted(_attempt_number(p) for p in base.glob(f"seg-{seq:04d}*") if p.is_dir())
         for number in found:
             if number not in recorded:
-                fields = self._fields(state, seq, number, _attempt_dir(base, seq, number), steps, 0)
+                dead = _attempt_dir(base, seq, number)
+                kill_orphaned_engine(dead)  # the engine a SIGKILLed simwright left running
+                fields = self._fields(state, seq, number, dead, steps, 0)
                 fields.update(
                     status="interrupted",
                     error="the process ended during this attempt; no record was committed",
