@@ -8,15 +8,13 @@ The command line configures no reviewer: events wait for ``approve``.
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
+
+from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
 
 if TYPE_CHECKING:
     from simwright.campaign.runner import CampaignRunner
@@ -30,16 +28,11 @@ campaign_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-_out = Console(soft_wrap=True)
-_err = Console(stderr=True)
+_out = out
+_err = err
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT = {"completed": 0, "paused": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
-HomeOpt = Annotated[
-    Path | None,
-    typer.Option("--home", help="simwright home (default $SIMWRIGHT_HOME or ~/.simwright)"),
-]
 SpecArg = Annotated[Path, typer.Argument(help="A campaign spec (YAML).")]
 CampaignArg = Annotated[str, typer.Argument(help="Campaign id (or a unique prefix).")]
 MaxSegments = Annotated[
@@ -53,27 +46,7 @@ ReportOpt = Annotated[
 ]
 
 
-def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
-
-
-def handled(fn: F) -> F:
-    """Turn simwright's errors into a message and exit code 2 (JSON with --json)."""
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from simwright.errors import SimwrightError
-
-        try:
-            return fn(*args, **kwargs)
-        except SimwrightError as exc:
-            if kwargs.get("json_out"):
-                _emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
-            else:
-                _err.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
-            raise typer.Exit(2) from exc
-
-    return wrapper  # type: ignore[return-value]
+_emit = emit
 
 
 def _settings(home: Path | None) -> Settings:
