@@ -14,6 +14,7 @@ import numpy as np
 from pydantic import Field, model_validator
 from typing_extensions import override
 
+from simwright.analysis.eos import eos_plot, eos_table, fit_eos
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
 from simwright.dft.structures import PROTOTYPES, reference_lattice
@@ -28,9 +29,8 @@ from simwright.protocols.dft_common import (
 )
 from simwright.protocols.lattice_constant import EXPERIMENT_A, KITTEL
 from simwright.protocols.registry import Protocol
-from simwright.reporting import plot_xy, write_report
+from simwright.reporting import write_report
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
-from simwright.units import EV_A3_GPA
 
 CONVENTIONAL_PER_PRIMITIVE: dict[str, float] = {
     "fcc": 4.0,
@@ -162,42 +162,23 @@ class FitEOS(Step):
 
     @override
     def run(self, ctx: RunContext) -> EosReport:
-        from ase.eos import EquationOfState
-
         p = self.params
         scan = read_table(ctx.path(self.scan))
         vol, en = scan["volume_per_atom"], scan["energy_per_atom"]
-        try:
-            v0, e0, b = EquationOfState(vol, en, eos=p.eos).fit()
-        except (RuntimeError, ValueError) as exc:
-            raise ValidationError(f"equation-of-state fit failed: {exc}") from exc
-        if not vol.min() < v0 < vol.max():
-            raise ValidationError(
-                f"the minimum (V0 = {v0:.3f} Å³/atom) lies outside the scan; widen strain_percent"
-            )
+        fit = fit_eos(vol, en, p.eos)
         ratio = CONVENTIONAL_PER_PRIMITIVE.get(p.lattice() or "", float("nan"))
-        a0 = float((v0 * self.atoms_per_cell * ratio) ** (1 / 3))
-        results = Table(
-            name="results",
-            columns=(
-                Column("a0", np.array([a0]), "Å", "cubic lattice constant (NaN if not cubic)"),
-                Column("v0", np.array([v0]), "Å^3", "equilibrium volume per atom"),
-                Column("e0", np.array([e0]), "eV", "energy per atom at V0"),
-                Column("b0", np.array([b * EV_A3_GPA]), "GPa", "bulk modulus"),
-            ),
+        a0 = float((fit.v0_a3 * self.atoms_per_cell * ratio) ** (1 / 3))
+        results = eos_table(
+            fit,
+            a0,
             description=f"{p.eos} fit of the pw.x energy-volume curve",
             producer=ctx.producer,
-            attrs={"eos": p.eos, "lattice": p.lattice() or ""},
+            attrs={"lattice": p.lattice() or ""},
+            a0_description="cubic lattice constant (NaN if not cubic)",
         )
         rpath = write_table(ctx.workdir / "results.h5", results)
-        plot = plot_xy(
-            ctx.workdir / "eos.png",
-            vol,
-            en,
-            xlabel="volume per atom (Å³)",
-            ylabel="energy per atom (eV)",
-            title=f"{p.structure.name}: a0 = {a0:.4f} Å",
-            marker_x=v0,
+        plot = eos_plot(
+            ctx.workdir / "eos.png", vol, en, fit, f"{p.structure.name}: a0 = {a0:.4f} Å"
         )
         return EosReport(
             p,

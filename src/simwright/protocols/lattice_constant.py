@@ -17,6 +17,7 @@ from ase.data import atomic_numbers, reference_states
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from typing_extensions import override
 
+from simwright.analysis.eos import eos_plot, eos_table, fit_eos
 from simwright.contract import (
     SCHEMA_VERSION,
     Column,
@@ -30,10 +31,9 @@ from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_elements, has_word
-from simwright.reporting import plot_xy, write_report
+from simwright.reporting import write_report
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.structure import is_element
-from simwright.units import EV_A3_GPA
 
 Lattice = Literal["fcc", "bcc", "sc", "diamond"]
 
@@ -171,45 +171,23 @@ class FitEOS(Step):
 
     @override
     def run(self, ctx: RunContext) -> Report:
-        from ase.eos import EquationOfState
-
         p = self.params
         scan = read_table(ctx.path(self.scan))
         vol, en = scan["volume_per_atom"], scan["energy_per_atom"]
-        try:
-            v0, e0, b = EquationOfState(vol, en, eos=p.eos).fit()
-        except (RuntimeError, ValueError) as exc:
-            raise ValidationError(f"equation-of-state fit failed: {exc}") from exc
-        if not vol.min() < v0 < vol.max():
-            raise ValidationError(
-                f"the energy minimum (V0 = {v0:.3f} Å³/atom) lies outside the scanned range; "
-                "widen strain_percent or change a_guess_a"
-            )
+        fit = fit_eos(vol, en, p.eos)
         atoms_per_cell = {"fcc": 4, "bcc": 2, "sc": 1, "diamond": 8}[p.resolved_lattice()]
-        a0 = float((v0 * atoms_per_cell) ** (1.0 / 3.0))
-        results = Table(
-            name="results",
-            columns=(
-                Column("a0", np.array([a0]), "Å", "equilibrium lattice constant"),
-                Column("v0", np.array([v0]), "Å^3", "equilibrium volume per atom"),
-                Column("e0", np.array([e0]), "eV", "energy per atom at V0"),
-                Column("b0", np.array([b * EV_A3_GPA]), "GPa", "bulk modulus"),
-            ),
+        a0 = (fit.v0_a3 * atoms_per_cell) ** (1.0 / 3.0)
+        results = eos_table(
+            fit,
+            a0,
             description=f"{p.eos} equation-of-state fit of {p.element} ({p.resolved_lattice()})",
             producer=ctx.producer,
             links=(f"../{ctx.path(self.scan).parent.name}/eos_scan.h5",),
-            attrs={"eos": p.eos, "calculator": p.calculator},
+            attrs={"calculator": p.calculator},
         )
         rpath = write_table(ctx.workdir / "results.h5", results)
-        plot = plot_xy(
-            ctx.workdir / "eos.png",
-            vol,
-            en,
-            xlabel="volume per atom (Å³)",
-            ylabel="energy per atom (eV)",
-            title=f"{p.element} {p.resolved_lattice()}: a0 = {a0:.4f} Å",
-            marker_x=v0,
-        )
+        title = f"{p.element} {p.resolved_lattice()}: a0 = {a0:.4f} Å"
+        plot = eos_plot(ctx.workdir / "eos.png", vol, en, fit, title)
         return Report(
             p,
             ctx.artifact(rpath, "table", results.description, SCHEMA_VERSION),
