@@ -131,3 +131,21 @@ def test_help_is_fast_and_imports_no_engine() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert proc.stdout.strip() == "[]"
+
+
+def test_error_messages_keep_square_brackets() -> None:
+    import typer
+
+    from simwright.cli_common import handled
+    from simwright.errors import SimwrightError
+
+    tiny = typer.Typer()
+
+    @tiny.command()
+    @handled
+    def fail(json_out: bool = False) -> None:
+        raise SimwrightError("install the extra: pip install 'simwright[agents]'")
+
+    result = CliRunner().invoke(tiny, [])
+    assert result.exit_code == 2
+    assert "simwright[agents]" in result.output.replace("\n", "")

@@ -45,7 +45,9 @@ def handled(fn: F) -> F:
             if kwargs.get("json_out"):
                 emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
             else:
-                err.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+                from rich.markup import escape
+
+                err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
             raise typer.Exit(2) from exc
 
     return wrapper  # type: ignore[return-value]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from simwright.graph import RunOutcome, codec
@@ -90,7 +91,7 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
             highlight=False,
         )
     if data.get("error"):
-        console.print(f"[red]error:[/] {data['error']}", highlight=False)
+        console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
     if data.get("pending_decision"):
         pd = data["pending_decision"]
         console.print(
@@ -240,7 +241,7 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
                 highlight=False,
             )
     if data.get("error"):
-        console.print(f"[red]error:[/] {data['error']}", highlight=False)
+        console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
     from simwright.agents.usage_view import usage_lines_from_json
 
     for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):

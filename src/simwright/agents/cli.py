@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
 
@@ -87,7 +88,7 @@ def _print(store: Store, outcome: AgentOutcome, json_out: bool) -> None:
                 f"  {v.name} = {v.value:g} {v.unit}  ({v.source})", markup=False, highlight=False
             )
     if outcome.error:
-        err.print(f"[red]error:[/] {outcome.error}", highlight=False)
+        err.print(f"[red]error:[/] {escape(str(outcome.error))}", highlight=False)
     for line in usage_lines_from_json(usage):
         out.print(line, markup=False, highlight=False)
     out.print(f"details: simwright show {outcome.run_id}")

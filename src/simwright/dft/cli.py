@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from simwright.errors import SimwrightError
 
@@ -39,7 +40,7 @@ def _fail(exc: SimwrightError, json_out: bool) -> typer.Exit:
     if json_out:
         _emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
     else:
-        _err.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+        _err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
     return typer.Exit(2)
 
 
