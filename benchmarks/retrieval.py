@@ -1,12 +1,16 @@
 """Retrieval accuracy on the full LAMMPS manual: BM25 alone, dense alone and hybrid (RRF).
 
-Each labelled query of ``retrieval_queries.yaml`` is searched in the manual installed
-with ``simwright docs install lammps``; a query counts as answered at k when one of
-its labelled pages is among the first k hits. The index is built afresh in a
+Each labelled query is searched in the manual installed with ``simwright docs install
+lammps``; a query counts as answered at k when one of its labelled pages is among the
+first k hits. Two query sets are used by default: ``retrieval_queries.yaml`` (60
+queries, the set the ranking was designed on) and ``retrieval_queries_heldout.yaml``
+(20 queries written afterwards, before any change made in response to the first set),
+reported separately and together. The index is built afresh in a
 temporary directory (timed: reading the pages, BM25 tokens and embeddings), so the
 user's cached index is neither used nor touched.
 
-    python benchmarks/retrieval.py [--home DIR] [--show-misses] [--json]
+    python benchmarks/retrieval.py [--queries A.yaml B.yaml ...] [--home DIR]
+                                   [--show-misses] [--json]
 """
 
 from __future__ import annotations
@@ -84,7 +88,12 @@ def evaluate(index: RetrievalIndex, queries: list[tuple[str, list[str]]]) -> dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--home", type=Path, help="simwright home (default: $SIMWRIGHT_HOME)")
-    parser.add_argument("--queries", type=Path, default=HERE / "retrieval_queries.yaml")
+    parser.add_argument(
+        "--queries",
+        type=Path,
+        nargs="+",
+        default=[HERE / "retrieval_queries.yaml", HERE / "retrieval_queries_heldout.yaml"],
+    )
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -92,7 +101,9 @@ def main() -> None:
     home = args.home.expanduser().resolve() if args.home else settings.home
     library = DocLibrary(home / "docs")
     source = library.source("lammps")  # a clear error when the manual is not installed
-    queries = load_queries(args.queries)
+    sets = {path.stem: load_queries(path) for path in args.queries}
+    if len(sets) > 1:
+        sets["all"] = [q for qs in list(sets.values()) for q in qs]
 
     start = time.perf_counter()
     embedder = MiniLMEmbedder.load()
@@ -101,9 +112,9 @@ def main() -> None:
         index = build_index(Path(tmp), source, embedder)
         manifest = read_manifest(Path(tmp))
     assert manifest is not None
-    results = evaluate(index, queries)
+    results = {name: evaluate(index, queries) for name, queries in sets.items()}
     report = {
-        "queries": len(queries),
+        "queries": {name: len(qs) for name, qs in sets.items()},
         "pages": len(index),
         "index_build_s": manifest.build_s,
         "model_load_s": round(load_s, 2),
@@ -112,15 +123,21 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"{len(queries)} queries, {len(index)} pages; index built in {manifest.build_s:.1f} s")
-    print(f"(model load {load_s:.1f} s)\n")
-    print("| ranking | top-1 | top-4 | ms/query |\n|---|---|---|---|")
-    for mode, r in results.items():
-        print(f"| {mode} | {r['top1']:.3f} | {r['top4']:.3f} | {r['ms_per_query']} |")
+    print(
+        f"{len(index)} pages; index built in {manifest.build_s:.1f} s (model load {load_s:.1f} s)"
+    )
+    for name, by_mode in results.items():
+        print(f"\n{name} ({len(sets[name])} queries)\n")
+        print("| ranking | top-1 | top-4 | ms/query |\n|---|---|---|---|")
+        for mode, r in by_mode.items():
+            print(f"| {mode} | {r['top1']:.3f} | {r['top4']:.3f} | {r['ms_per_query']} |")
     if args.show_misses:
-        for mode, r in results.items():
-            for miss in r["misses"]:
-                print(f"{mode}: {miss['query']!r} want {miss['labels']} got {miss['got']}")
+        for name, by_mode in results.items():
+            if name == "all":
+                continue
+            for mode, r in by_mode.items():
+                for miss in r["misses"]:
+                    print(f"{mode}: {miss['query']!r} want {miss['labels']} got {miss['got']}")
 
 
 if __name__ == "__main__":
