@@ -31,7 +31,7 @@ from simwright.engines.espresso_launcher import PwLauncher
 from simwright.engines.espresso_pseudo_library import PseudoLibrary, default_pseudo_dirs
 from simwright.errors import EngineError
 from simwright.graph import Done, RunContext, Step
-from simwright.reporting import write_report
+from simwright.protocols.outcome import report_result
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 
 
@@ -252,20 +252,20 @@ class Report(Step):
             )
             if a is not None
         )
-        report = write_report(
-            ctx.workdir / "report.md",
-            title=f"DFT {what}",
-            summary=summary,
-            values=values,
-            artifacts=files,
-            method=(
-                f"Quantum ESPRESSO pw.x, {p.calculation}; input recommended by simwright "
-                f"(see recommendation.json); {self.pw_runs} pw.x run(s) in the "
-                "error-recovery machine (see recovery.json)."
-            ),
+        return Done(
+            report_result(
+                ctx,
+                title=f"DFT {what}",
+                summary=summary,
+                values=values,
+                artifacts=files,
+                method=(
+                    f"Quantum ESPRESSO pw.x, {p.calculation}; input recommended by simwright "
+                    f"(see recommendation.json); {self.pw_runs} pw.x run(s) in the "
+                    "error-recovery machine (see recovery.json)."
+                ),
+            )
         )
-        ref = ctx.artifact(report, "report", "human-readable report")
-        return Done(ProtocolResult(values, (*files, ref), summary))
 
 
 STEPS: tuple[type[Step], ...] = (Recommend, RunPw, Report)

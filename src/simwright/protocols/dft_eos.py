@@ -28,8 +28,8 @@ from simwright.protocols.dft_common import (
     run_with_recovery,
 )
 from simwright.protocols.lattice_constant import EXPERIMENT_A, KITTEL
+from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
-from simwright.reporting import write_report
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 
 CONVENTIONAL_PER_PRIMITIVE: dict[str, float] = {
@@ -219,22 +219,20 @@ class EosReport(Step):
             f"{self.params.structure.name} (DFT): {a_text}"
             f"B0 = {values['bulk_modulus'].value:.1f} GPa"
         )
-        report = write_report(
-            ctx.workdir / "report.md",
-            title=f"DFT equation of state of {self.params.structure.name}",
-            summary=summary,
-            values=values,
-            references=refs,
-            artifacts=(self.results, self.plot, self.scan),
-            method=(
-                f"pw.x SCF energies at {self.params.n_points} isotropic strains within "
-                f"±{self.params.strain_percent} % (fixed cutoffs, recommended input); "
-                f"{self.params.eos} equation of state fitted with ASE."
-            ),
-        )
-        rep = ctx.artifact(report, "report", "human-readable report")
         return Done(
-            ProtocolResult(values, (self.results, self.plot, self.scan, rep), summary, refs)
+            report_result(
+                ctx,
+                title=f"DFT equation of state of {self.params.structure.name}",
+                summary=summary,
+                values=values,
+                references=refs,
+                artifacts=(self.results, self.plot, self.scan),
+                method=(
+                    f"pw.x SCF energies at {self.params.n_points} isotropic strains within "
+                    f"±{self.params.strain_percent} % (fixed cutoffs, recommended input); "
+                    f"{self.params.eos} equation of state fitted with ASE."
+                ),
+            )
         )
 
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from simwright.contract import read_table
 from simwright.graph import RunContext
-from simwright.reporting import plot_xy, write_report
+from simwright.protocols.outcome import report_result
+from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 
 if TYPE_CHECKING:
@@ -106,8 +107,8 @@ def build(
         f"{a['fit_end_fs']:.0f} fs; D = slope/6; uncertainty = standard deviation of D over "
         f"{a['n_blocks']} time blocks."
     )
-    rep = write_report(
-        ctx.workdir / "report.md",
+    return report_result(
+        ctx,
         title=f"Self-diffusion of {params.system}",
         summary=summary,
         values=values,
@@ -116,8 +117,6 @@ def build(
         references=refs,
         notes=notes,
     )
-    rep_ref = ctx.artifact(rep, "report", "human-readable report")
-    return ProtocolResult(values, (msd_ref, plot, thermo_ref, rep_ref), summary, refs)
 
 
 def _plot(ctx: RunContext, msd_ref: ArtifactRef, params: DiffusivityParams) -> ArtifactRef:

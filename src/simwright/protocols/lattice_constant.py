@@ -29,9 +29,9 @@ from simwright.contract import (
 from simwright.engines.ase import CalculatorSpec, energies
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_elements, has_word
-from simwright.reporting import write_report
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.structure import is_element
 
@@ -224,22 +224,20 @@ class Report(Step):
             f"{values['lattice_constant'].value:.4f} Å, B0 = "
             f"{values['bulk_modulus'].value:.1f} GPa"
         )
-        report = write_report(
-            ctx.workdir / "report.md",
-            title=f"Lattice constant of {p.element}",
-            summary=summary,
-            values=values,
-            references=refs,
-            artifacts=(self.results, self.plot, self.scan),
-            method=(
-                f"Energies of the conventional {p.resolved_lattice()} cell at {p.n_points} "
-                f"isotropic strains within ±{p.strain_percent} % computed with "
-                f"{p.calculator_spec().describe()}; {p.eos} equation of state fitted with ASE."
-            ),
-        )
-        rep = ctx.artifact(report, "report", "human-readable report")
         return Done(
-            ProtocolResult(values, (self.results, self.plot, self.scan, rep), summary, refs)
+            report_result(
+                ctx,
+                title=f"Lattice constant of {p.element}",
+                summary=summary,
+                values=values,
+                references=refs,
+                artifacts=(self.results, self.plot, self.scan),
+                method=(
+                    f"Energies of the conventional {p.resolved_lattice()} cell at {p.n_points} "
+                    f"isotropic strains within ±{p.strain_percent} % computed with "
+                    f"{p.calculator_spec().describe()}; {p.eos} equation of state fitted with ASE."
+                ),
+            )
         )
 
 

@@ -37,9 +37,10 @@ from simwright.protocols.md_common import (
     segment,
     steps_for,
 )
+from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import has_word
-from simwright.reporting import plot_xy, write_report
+from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 
 ARGON_KAPPA = Reference(
@@ -239,27 +240,25 @@ class GreenKubo(Step):
             f"κ = {gk.kappa_w_mk:.4f} ± {gk.kappa_err_w_mk:.4f} W/(m·K) "
             f"(LJ argon, {temperature:.1f} K, {p.density_g_cm3:g} g/cm³)"
         )
-        rep = write_report(
-            ctx.workdir / "report.md",
-            title="Thermal conductivity of LJ argon (Green–Kubo)",
-            summary=summary,
-            values=values,
-            references=(ARGON_KAPPA,),
-            artifacts=(gk_ref, plot, self.flux),
-            method=(
-                f"{p.n_atoms} atoms, NVT {p.equilibration_ps:g} ps then NVE "
-                f"{p.production_ps:g} ps at {p.timestep_fs:g} fs; heat current with "
-                "per-atom KE, PE and centroid stress (virial included) every "
-                f"{p.sample_every} steps; plateau of the running integral."
-            ),
-            notes=(
-                "the uncertainty is the spread of the running integral over the plateau "
-                "window, not a statistical error; longer runs narrow the true scatter",
-            ),
-        )
-        rep_ref = ctx.artifact(rep, "report", "human-readable report")
         return Done(
-            ProtocolResult(values, (gk_ref, plot, self.flux, rep_ref), summary, (ARGON_KAPPA,))
+            report_result(
+                ctx,
+                title="Thermal conductivity of LJ argon (Green–Kubo)",
+                summary=summary,
+                values=values,
+                references=(ARGON_KAPPA,),
+                artifacts=(gk_ref, plot, self.flux),
+                method=(
+                    f"{p.n_atoms} atoms, NVT {p.equilibration_ps:g} ps then NVE "
+                    f"{p.production_ps:g} ps at {p.timestep_fs:g} fs; heat current with "
+                    "per-atom KE, PE and centroid stress (virial included) every "
+                    f"{p.sample_every} steps; plateau of the running integral."
+                ),
+                notes=(
+                    "the uncertainty is the spread of the running integral over the plateau "
+                    "window, not a statistical error; longer runs narrow the true scatter",
+                ),
+            )
         )
 
 
