@@ -30,6 +30,7 @@ from simwright.protocols.md_common import (
     SYSTEMS,
     build_liquid,
     forcefield_of,
+    minimize_packed,
     record_segment,
     segment,
     snapshots,
@@ -40,7 +41,6 @@ from simwright.protocols.text import has_word
 from simwright.results import ArtifactRef, ProtocolResult
 
 System = Literal["spce_water", "lj_argon"]
-MINIMIZE_STEPS = 200
 MIN_FRAMES = 250
 """Fewest frames a production segment stores, so that every MSD block can be fitted."""
 
@@ -149,8 +149,6 @@ class Minimize(Step):
 
     @override
     def run(self, ctx: RunContext) -> Equilibrate:
-        from simwright.contract import read_structure
-
         p = self.params
         ff = forcefield_of(SYSTEMS[p.system])
         if ff.rigid:
@@ -162,13 +160,7 @@ class Minimize(Step):
                 f"{ff.name} is rigid (SHAKE); start dynamics from the PACKMOL structure",
             )
             return Equilibrate(p, self.packed)
-        # A few hundred conjugate-gradient iterations remove PACKMOL's close contacts;
-        # converging further is wasted on a liquid that is equilibrated next.
-        spec = MDSpec("minimize", steps=MINIMIZE_STEPS, timestep_fs=p.timestep_fs, thermo_every=50)
-        result = segment(ctx, spec, ff, structure=read_structure(ctx.path(self.packed)))
-        files = record_segment(ctx, result, "minimization")
-        assert files.restart is not None
-        return Equilibrate(p, files.restart)
+        return Equilibrate(p, minimize_packed(ctx, ff, self.packed, p.timestep_fs))
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,24 @@ def snapshots(workdir: Path) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
+MINIMIZE_STEPS = 200
+"""Conjugate-gradient iterations after packing: a few hundred remove PACKMOL's close
+contacts; converging further is wasted on a liquid that is equilibrated next."""
+
+
+def minimize_packed(
+    ctx: RunContext, forcefield: ForceField, packed: ArtifactRef, timestep_fs: float
+) -> ArtifactRef:
+    """Minimize a packed structure with LAMMPS and return the restart to start from."""
+    from simwright.contract import read_structure
+
+    spec = MDSpec("minimize", steps=MINIMIZE_STEPS, timestep_fs=timestep_fs, thermo_every=50)
+    result = segment(ctx, spec, forcefield, structure=read_structure(ctx.path(packed)))
+    files = record_segment(ctx, result, "minimization")
+    assert files.restart is not None
+    return files.restart
+
+
 def steps_for(duration_ps: float, timestep_fs: float) -> int:
     """Number of MD steps covering ``duration_ps`` (at least 1)."""
     return max(1, round(duration_ps * 1000.0 / timestep_fs))

@@ -22,7 +22,6 @@ from simwright.contract import (
     SCHEMA_VERSION,
     Column,
     Table,
-    read_structure,
     read_table,
     write_table,
 )
@@ -33,6 +32,7 @@ from simwright.protocols.md_common import (
     SYSTEMS,
     build_liquid,
     forcefield_of,
+    minimize_packed,
     record_segment,
     segment,
     steps_for,
@@ -100,12 +100,8 @@ class MinimizeArgon(Step):
     @override
     def run(self, ctx: RunContext) -> EquilibrateNVT:
         p = self.params
-        spec = MDSpec("minimize", steps=200, timestep_fs=p.timestep_fs, thermo_every=50)
         ff = forcefield_of(SYSTEMS[p.system])
-        result = segment(ctx, spec, ff, structure=read_structure(ctx.path(self.packed)))
-        files = record_segment(ctx, result, "minimization")
-        assert files.restart is not None
-        return EquilibrateNVT(p, files.restart)
+        return EquilibrateNVT(p, minimize_packed(ctx, ff, self.packed, p.timestep_fs))
 
 
 @dataclass(frozen=True)
