@@ -15,7 +15,16 @@ import typer
 from simwright import __version__
 from simwright.agents.cli import ask as ask_command
 from simwright.campaign.cli import campaign_app
-from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
+from simwright.cli_common import (
+    HomeOpt,
+    JsonOpt,
+    emit,
+    err,
+    handled,
+    open_store,
+    out,
+    settings_for,
+)
 from simwright.dft.cli import dft_app
 from simwright.knowledge.cli import knowledge_app
 from simwright.knowledge.cli import plan as plan_command
@@ -24,7 +33,6 @@ from simwright.knowledge.memory_cli import memory_app
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
-    from simwright.settings import Settings
     from simwright.store import RunRow, Store
 
 app = typer.Typer(
@@ -35,21 +43,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
-
-
-def _settings(home: Path | None) -> Settings:
-    from simwright.settings import load_settings
-
-    settings = load_settings()
-    return settings.with_home(home.expanduser().resolve()) if home else settings
-
-
-def _store(settings: Settings) -> Store:
-    from simwright.store import Store
-
-    if settings.db_url.startswith("sqlite:///"):
-        Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    return Store(settings.db_url)
 
 
 @app.command()
@@ -64,9 +57,9 @@ def run(
     from simwright.protocols import load_protocols
     from simwright.protocols.requests import resolve_request
 
-    settings = _settings(home)
+    settings = settings_for(home)
     resolved = resolve_request(request, load_protocols())
-    store = _store(settings)
+    store = open_store(settings)
     runner = Runner(store, settings, observer=_observer())
     _terminate_gracefully()
     proto = resolved.protocol
@@ -94,8 +87,8 @@ def resume(
     from simwright.graph import FixedChoice, Runner
     from simwright.protocols.registry import get_protocol
 
-    settings = _settings(home)
-    store = _store(settings)
+    settings = settings_for(home)
+    store = open_store(settings)
     row = store.get_run(run_id)
     proto = get_protocol(row.protocol)
     decider = FixedChoice(choose) if choose else None
@@ -142,7 +135,7 @@ def runs(
     """List recent runs with their ids and status."""
     from simwright.cli_views import print_runs, run_json
 
-    rows = _store(_settings(home)).list_runs(limit)
+    rows = open_store(settings_for(home)).list_runs(limit)
     if json_out:
         emit({"runs": [run_json(r) for r in rows]})
     else:
@@ -159,7 +152,7 @@ def show(
     """Show a run: steps, decisions, artifacts, engine calls and events."""
     from simwright.cli_views import print_show, show_json
 
-    store = _store(_settings(home))
+    store = open_store(settings_for(home))
     row: RunRow = store.get_run(run_id)
     data = show_json(store, row)
     if json_out:

@@ -10,10 +10,14 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from simwright.settings import Settings
+    from simwright.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,3 +55,20 @@ def handled(fn: F) -> F:
             raise typer.Exit(2) from exc
 
     return wrapper  # type: ignore[return-value]
+
+
+def settings_for(home: Path | None) -> Settings:
+    """Settings from the environment and config file, with ``--home`` if given."""
+    from simwright.settings import load_settings
+
+    settings = load_settings()
+    return settings.with_home(home.expanduser().resolve()) if home else settings
+
+
+def open_store(settings: Settings) -> Store:
+    """The provenance store of ``settings``, creating the SQLite file's folder if needed."""
+    from simwright.store import Store
+
+    if settings.db_url.startswith("sqlite:///"):
+        Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return Store(settings.db_url)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
+from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, open_store, out, settings_for
 
 if TYPE_CHECKING:
     from simwright.agents.orchestrator import AgentOutcome
@@ -42,22 +42,16 @@ def ask(
 ) -> None:
     """Answer a request with the agents (needs a model: see SIMWRIGHT_MODEL)."""
     from simwright.agents.errors import AgentConfigError
-    from simwright.settings import load_settings
 
-    settings = load_settings()
-    if home is not None:
-        settings = settings.with_home(home.expanduser().resolve())
+    settings = settings_for(home)
     if importlib.util.find_spec("pydantic_ai") is None:
         raise AgentConfigError("the agents need pydantic-ai: pip install 'simwright[agents]'")
     from simwright.agents.clarify import NoClarifier, PromptClarifier
     from simwright.agents.config import load_agent_settings
     from simwright.agents.setup import build_orchestrator
-    from simwright.store import Store
 
     agent = load_agent_settings(os.environ, settings.home)
-    if settings.db_url.startswith("sqlite:///"):
-        Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    store = Store(settings.db_url)
+    store = open_store(settings)
     clarifier = (
         PromptClarifier(lambda q: str(typer.prompt(q, default="", show_default=False)))
         if interactive and sys.stdin.isatty()

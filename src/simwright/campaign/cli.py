@@ -14,13 +14,21 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
+from simwright.cli_common import (
+    HomeOpt,
+    JsonOpt,
+    emit,
+    err,
+    handled,
+    open_store,
+    out,
+    settings_for,
+)
 
 if TYPE_CHECKING:
     from simwright.campaign.runner import CampaignRunner
     from simwright.campaign.spec import CampaignSpec
     from simwright.settings import Settings
-    from simwright.store import Store
 
 campaign_app = typer.Typer(
     help="Campaigns: systems × an ordered path of conditions, advanced by rules.",
@@ -28,8 +36,6 @@ campaign_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-_out = out
-_err = err
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT = {"completed": 0, "paused": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
 
@@ -44,24 +50,6 @@ MaxStates = Annotated[
 ReportOpt = Annotated[
     bool, typer.Option("--report/--no-report", help="Write report/ with plots after running.")
 ]
-
-
-_emit = emit
-
-
-def _settings(home: Path | None) -> Settings:
-    from simwright.settings import load_settings
-
-    settings = load_settings()
-    return settings.with_home(home.expanduser().resolve()) if home else settings
-
-
-def _store(settings: Settings) -> Store:
-    from simwright.store import Store
-
-    if settings.db_url.startswith("sqlite:///"):
-        Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    return Store(settings.db_url)
 
 
 def _load(path: Path, settings: Settings) -> CampaignSpec:
@@ -94,10 +82,10 @@ def _runner(settings: Settings, engine: str, report: bool) -> CampaignRunner:
     from simwright.campaign.runner import CampaignRunner
 
     return CampaignRunner(
-        _store(settings),
+        open_store(settings),
         make_engine(engine, settings),
         root=settings.home / "campaigns",
-        observer=ProgressObserver(_err),
+        observer=ProgressObserver(err),
         report=write_report if report else None,
     )
 
@@ -108,9 +96,9 @@ def _finish(runner: CampaignRunner, campaign_id: str, json_out: bool) -> None:
 
     data = campaign_json(runner.cstore, campaign_id)
     if json_out:
-        _emit(data)
+        emit(data)
     else:
-        print_status(_out, data)
+        print_status(out, data)
     raise typer.Exit(EXIT.get(data["status"], 1))
 
 
@@ -118,7 +106,7 @@ def _finish(runner: CampaignRunner, campaign_id: str, json_out: bool) -> None:
 @handled
 def validate(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """Check a campaign spec: schema, consistency and the engine's own checks."""
-    loaded = _load(spec, _settings(home))
+    loaded = _load(spec, settings_for(home))
     summary = {
         "status": "valid",
         "spec": str(spec),
@@ -130,9 +118,9 @@ def validate(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> 
         "spec_sha256": loaded.sha256(),
     }
     if json_out:
-        _emit(summary)
+        emit(summary)
     else:
-        _out.print(
+        out.print(
             f"[green]valid[/] {spec}: {summary['states']} states "
             f"({len(loaded.systems)} systems × {len(loaded.conditions)} conditions), "
             f"engine {loaded.segment.engine}"
@@ -146,11 +134,11 @@ def plan_cmd(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> 
     from simwright.campaign.cli_progress import print_plan
     from simwright.campaign.plan import plan
 
-    data = plan(_load(spec, _settings(home)))
+    data = plan(_load(spec, settings_for(home)))
     if json_out:
-        _emit(data)
+        emit(data)
     else:
-        print_plan(_out, data)
+        print_plan(out, data)
 
 
 @campaign_app.command("run")
@@ -164,11 +152,11 @@ def run(
     report: ReportOpt = True,
 ) -> None:
     """Create a campaign from a spec and run it until nothing can run."""
-    settings = _settings(home)
+    settings = settings_for(home)
     loaded = _load(spec, settings)
     runner = _runner(settings, loaded.segment.engine, report)
     campaign_id = runner.create(loaded, spec.read_text(encoding="utf-8"))
-    _err.print(f"campaign {campaign_id}", highlight=False)
+    err.print(f"campaign {campaign_id}", highlight=False)
     runner.run(campaign_id, max_segments=max_segments, max_states=max_states)
     _finish(runner, campaign_id, json_out)
 
@@ -184,7 +172,7 @@ def resume(
     report: ReportOpt = True,
 ) -> None:
     """Continue a campaign (killed, paused or approved) from its committed records."""
-    settings = _settings(home)
+    settings = settings_for(home)
     engine = _campaign_engine(settings, campaign)
     runner = _runner(settings, engine, report)
     outcome = runner.run(campaign, max_segments=max_segments, max_states=max_states)
@@ -194,7 +182,7 @@ def resume(
 def _campaign_engine(settings: Settings, campaign: str) -> str:
     from simwright.campaign.repository import CampaignStore
 
-    return CampaignStore(_store(settings)).campaign(campaign).engine
+    return CampaignStore(open_store(settings)).campaign(campaign).engine
 
 
 @campaign_app.command("status")
@@ -205,11 +193,11 @@ def status(campaign: CampaignArg, json_out: JsonOpt = False, home: HomeOpt = Non
     from simwright.campaign.report import campaign_json
     from simwright.campaign.repository import CampaignStore
 
-    data = campaign_json(CampaignStore(_store(_settings(home))), campaign)
+    data = campaign_json(CampaignStore(open_store(settings_for(home))), campaign)
     if json_out:
-        _emit(data)
+        emit(data)
     else:
-        print_status(_out, data)
+        print_status(out, data)
 
 
 @campaign_app.command("review")
@@ -227,14 +215,14 @@ def review(
     from simwright.campaign.repository import CampaignStore
     from simwright.campaign.runner import resolve_event
 
-    cstore = CampaignStore(_store(_settings(home)))
+    cstore = CampaignStore(open_store(settings_for(home)))
     row = cstore.campaign(campaign)
     if event is None:
         events = [event_json(e) for e in cstore.events(row.id, status="open")]
         if json_out:
-            _emit({"campaign_id": row.id, "open_events": events})
+            emit({"campaign_id": row.id, "open_events": events})
         else:
-            print_events(_out, events)
+            print_events(out, events)
         return
     found = resolve_event(cstore, row.id, event)
     directory = Path(found.directory)
@@ -244,9 +232,9 @@ def review(
         "status": found.status,
     }
     if json_out:
-        _emit(data)
+        emit(data)
     else:
-        print_event(_out, data)
+        print_event(out, data)
 
 
 @campaign_app.command("approve")
@@ -269,7 +257,7 @@ def approve(
     from simwright.campaign.runner import resolve_event
     from simwright.campaign.status import CampaignError
 
-    settings = _settings(home)
+    settings = settings_for(home)
     runner = _runner(settings, _campaign_engine(settings, campaign), report=False)
     row = runner.cstore.campaign(campaign)
     found = resolve_event(runner.cstore, row.id, event)
@@ -282,11 +270,11 @@ def approve(
     }
     validation = runner.approve(row.id, found.id, decision, reviewer)
     if json_out:
-        _emit(validation.as_dict())
+        emit(validation.as_dict())
         raise typer.Exit(0 if validation.valid else 2)
     if not validation.valid:
         raise CampaignError("decision refused: " + "; ".join(validation.problems))
-    _out.print(f"[green]{validation.outcome}[/]; run `simwright campaign resume {row.id}`")
+    out.print(f"[green]{validation.outcome}[/]; run `simwright campaign resume {row.id}`")
 
 
 def main() -> None:

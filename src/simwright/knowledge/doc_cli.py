@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
-from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out
+from simwright.cli_common import HomeOpt, JsonOpt, emit, err, handled, out, settings_for
 
 if TYPE_CHECKING:
     from simwright.knowledge.retrieval import Hit, Mode
-    from simwright.settings import Settings
 
 PASSAGE_CHARS = 180
 
@@ -27,14 +26,6 @@ docs_app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-def settings_for(home: Path | None) -> Settings:
-    """Settings from the environment, with ``--home`` if given."""
-    from simwright.settings import load_settings
-
-    settings = load_settings()
-    return settings.with_home(home.expanduser().resolve()) if home else settings
 
 
 def hits_table(hits: list[Hit], title: str) -> Any:

@@ -14,13 +14,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from simwright.cli_common import HomeOpt, JsonOpt, emit, handled, out
-from simwright.knowledge.doc_cli import settings_for
+from simwright.cli_common import HomeOpt, JsonOpt, emit, handled, open_store, out, settings_for
 
 if TYPE_CHECKING:
     from simwright.knowledge.memory import MemoryRecord, MemoryStore
-    from simwright.settings import Settings
-    from simwright.store import Store
 
 
 memory_app = typer.Typer(
@@ -40,14 +37,6 @@ def _memory(home: Path | None, *, embed: bool = False) -> MemoryStore:
 
         embedder = default_embedder()
     return MemoryStore.at_home(settings_for(home).home, embedder)
-
-
-def _store(settings: Settings) -> Store:
-    from simwright.store import Store
-
-    if settings.db_url.startswith("sqlite:///"):
-        Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    return Store(settings.db_url)
 
 
 def _brief(r: MemoryRecord) -> dict[str, Any]:
@@ -142,7 +131,7 @@ def add_run(
     """Remember a completed run (again: its record is updated, not duplicated)."""
     from simwright.knowledge.memory_runs import record_from_run
 
-    record = record_from_run(_store(settings_for(home)), run_id)
+    record = record_from_run(open_store(settings_for(home)), run_id)
     memory = _memory(home)
     if earlier := memory.for_run(record.source_run or ""):
         record = replace(record, id=earlier[0].id, created=earlier[0].created)
