@@ -233,17 +233,17 @@ class Runner:
     def _stop(
         self, ctx: RunContext, step_id: int, start: float, status: str, error: str, label: str
     ) -> RunOutcome:
+        """Record a step that ended without a successor; the run takes the step's status."""
         wall = time.perf_counter() - start
-        run_status = status if status != "interrupted" else "interrupted"
         ctx.event(f"step_{status}", error.splitlines()[0] if error else status)
         self.store.finish_step(
             ctx.run_id,
             self._outcome(
-                ctx, step_id, status, wall, error=error, run_status=run_status, run_error=error
+                ctx, step_id, status, wall, error=error, run_status=status, run_error=error
             ),
         )
         self.observer.step_finished(ctx.run_id, ctx.seq, label, status, wall)
-        return RunOutcome(ctx.run_id, run_status, ctx.run_dir, None, error)
+        return RunOutcome(ctx.run_id, status, ctx.run_dir, None, error)
 
     @staticmethod
     def _outcome(ctx: RunContext, step_id: int, status: str, wall: float, **kw: Any) -> StepOutcome:

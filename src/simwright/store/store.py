@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -310,6 +311,4 @@ class Store:
 
 
 def _json_list(items: Sequence[str]) -> str:
-    import json
-
     return json.dumps(list(items))
