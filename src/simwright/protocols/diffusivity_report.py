@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simwright.contract import read_table
+from simwright.contract import Table, read_table
 from simwright.graph import RunContext
 from simwright.protocols.outcome import report_result
 from simwright.reporting import plot_xy
@@ -93,7 +93,7 @@ def build(
             f"WARNING: R² = {r2:.4f} is below {params.r2_min} after "
             f"{extensions} extension(s); treat D with caution"
         )
-    plot = _plot(ctx, msd_ref, params)
+    plot = _plot(ctx, msd, msd_ref, params)
     refs = REFERENCES.get(params.system, ())
     summary = (
         f"D = {d:.3f} ± {err:.3f} × 10⁻⁵ cm²/s ({params.system}, "
@@ -119,8 +119,9 @@ def build(
     )
 
 
-def _plot(ctx: RunContext, msd_ref: ArtifactRef, params: DiffusivityParams) -> ArtifactRef:
-    msd = read_table(ctx.path(msd_ref))
+def _plot(
+    ctx: RunContext, msd: Table, msd_ref: ArtifactRef, params: DiffusivityParams
+) -> ArtifactRef:
     a = msd.attrs
     lag_ps = msd["lag"] / 1000.0
     t0, t1 = float(a["fit_start_fs"]) / 1000.0, float(a["fit_end_fs"]) / 1000.0

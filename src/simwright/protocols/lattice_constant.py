@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any, Literal
 
 import numpy as np
@@ -156,7 +157,7 @@ class ScanVolumes(Step):
             ),
             description=f"energy-volume scan of {base.formula} with {p.calculator}",
             producer=ctx.producer,
-            links=(f"../{ctx.path(self.crystal).parent.name}/crystal.extxyz",),
+            links=(f"../{PurePath(self.crystal.path).parent.name}/crystal.extxyz",),
         )
         path = write_table(ctx.workdir / "eos_scan.h5", table)
         return FitEOS(p, ctx.artifact(path, "table", table.description, SCHEMA_VERSION))
@@ -182,7 +183,7 @@ class FitEOS(Step):
             a0,
             description=f"{p.eos} equation-of-state fit of {p.element} ({p.resolved_lattice()})",
             producer=ctx.producer,
-            links=(f"../{ctx.path(self.scan).parent.name}/eos_scan.h5",),
+            links=(f"../{PurePath(self.scan.path).parent.name}/eos_scan.h5",),
             attrs={"calculator": p.calculator},
         )
         rpath = write_table(ctx.workdir / "results.h5", results)
