@@ -38,17 +38,17 @@ import yaml
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 
-from simwright.agents.config import AgentSettings, ModelRef, RoleConfig, load_agent_settings
-from simwright.agents.context import AgentContext, ModelFactory
-from simwright.agents.critics import Committee
-from simwright.agents.docs_search import DocsTool, NoDocs
 from simwright.agents.errors import AgentConfigError
-from simwright.agents.executor import Executor
-from simwright.agents.memory import NoMemory
-from simwright.agents.records import AgentRecorder
+from simwright.agents.execution.docs_search import DocsTool, NoDocs
+from simwright.agents.execution.examples import NoMemory
+from simwright.agents.execution.executor import Executor
 from simwright.agents.replies import SubtaskSpec
+from simwright.agents.review.critics import Committee
 from simwright.agents.scripted import ScriptedModel, ScriptedModels, call, last_tool_return
-from simwright.agents.setup import build_orchestrator, default_adapters
+from simwright.agents.setup.assemble import build_orchestrator, default_adapters
+from simwright.agents.setup.bundle import AgentContext, ModelFactory
+from simwright.agents.setup.config import AgentSettings, ModelRef, RoleConfig, load_agent_settings
+from simwright.agents.usage.records import AgentRecorder
 from simwright.settings import Settings
 from simwright.store import Store
 
@@ -337,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
 
         def make(task_id: str) -> tuple[AgentSettings, ModelFactory]:
-            from simwright.agents.providers import build_model
+            from simwright.agents.setup.providers import build_model
 
             return cfg, lambda ref: build_model(ref, cfg)
 

@@ -24,8 +24,8 @@ import numpy as np
 from ase.build import bulk
 from typing_extensions import override
 
-from simwright.engines.lammps import MDSpec, render_input, write_data_file
-from simwright.engines.lammps_templates import DataStart
+from simwright.engines.lammps.segment import MDSpec, render_input, write_data_file
+from simwright.engines.lammps.templates import DataStart
 from simwright.forcefields import get_forcefield
 from simwright.graph import Done, Graph, RunContext, Runner, Step
 from simwright.protocols.md_common import launcher, record_segment, segment

@@ -24,7 +24,7 @@ from typing import Any
 
 from simwright.errors import SimwrightError
 from simwright.knowledge.modules import load_modules
-from simwright.knowledge.planner import plan
+from simwright.knowledge.planner.plan import plan
 from simwright.protocols import load_protocols
 from simwright.protocols.registry import Protocol
 

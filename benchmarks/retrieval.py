@@ -25,10 +25,10 @@ from typing import Any
 
 import yaml
 
-from simwright.knowledge.docs_index import build_index, read_manifest
-from simwright.knowledge.docs_library import DocLibrary
-from simwright.knowledge.retrieval import MODES, Mode, RetrievalIndex, rrf
-from simwright.knowledge.retrieval_embedder import MiniLMEmbedder
+from simwright.knowledge.docs.embedder import MiniLMEmbedder
+from simwright.knowledge.docs.index import build_index, read_manifest
+from simwright.knowledge.docs.library import DocLibrary
+from simwright.knowledge.docs.retrieval import MODES, Mode, RetrievalIndex, rrf
 from simwright.settings import load_settings
 
 HERE = Path(__file__).parent

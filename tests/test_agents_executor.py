@@ -12,12 +12,12 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from sqlalchemy import select
 
-from simwright.agents.adapters import LammpsAdapter
-from simwright.agents.adapters_specs import AseAdapter
-from simwright.agents.memory import KnowledgeMemory
+from simwright.agents.execution.adapters import LammpsAdapter
+from simwright.agents.execution.adapters_specs import AseAdapter
+from simwright.agents.execution.examples import KnowledgeMemory
 from simwright.agents.replies import SubtaskSpec
 from simwright.agents.scripted import ScriptedModel, call, last_tool_return
-from simwright.knowledge.memory import MemoryStore
+from simwright.knowledge.memory.episodic import MemoryStore
 from simwright.settings import Settings
 from simwright.store import Store
 from simwright.store.models_agents import AgentReviewRow

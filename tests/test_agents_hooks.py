@@ -14,14 +14,14 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from simwright.agents.article import ExtractionTarget, extract_module
-from simwright.agents.cli import ask
-from simwright.agents.docs_search import DocsTool
+from simwright.agents.execution.docs_search import DocsTool
 from simwright.agents.hooks import ModelDecider, ModelFixProposer, ModelReviewer, proposer_tiers
+from simwright.agents.orchestration.article import ExtractionTarget, extract_module
 from simwright.agents.scripted import ScriptedModel, call
+from simwright.cli.ask import ask
 from simwright.graph.decision import DecisionRequest
+from simwright.knowledge.docs.retrieval import DocPage, Hit, RetrievalIndex
 from simwright.knowledge.modules import load_directory
-from simwright.knowledge.retrieval import DocPage, Hit, RetrievalIndex
 from test_agents_support import agent_settings, block_network, context, prompt_text
 
 
@@ -106,7 +106,7 @@ def test_fix_proposer_validates_changes_against_the_knowledge_graph() -> None:
     from simwright.dft.proposers import FixRequest
     from simwright.dft.recommender import recommend
     from simwright.dft.request import DftRequest
-    from simwright.engines.espresso_pseudo_library import SYSTEM_PSEUDO_DIR, PseudoLibrary
+    from simwright.engines.espresso.pseudo_library import SYSTEM_PSEUDO_DIR, PseudoLibrary
 
     if not (SYSTEM_PSEUDO_DIR / "Si.pz-vbc.UPF").is_file():
         pytest.skip("quantum-espresso-data is needed")

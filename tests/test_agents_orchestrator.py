@@ -12,13 +12,13 @@ import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 
-from simwright.agents.adapters_specs import AnalysisAdapter, AseAdapter
-from simwright.agents.clarify import ScriptedClarifier
-from simwright.agents.config import Caps, Price
-from simwright.agents.orchestrator import Orchestrator
+from simwright.agents.execution.adapters_specs import AnalysisAdapter, AseAdapter
+from simwright.agents.orchestration.clarify import ScriptedClarifier
+from simwright.agents.orchestration.orchestrator import Orchestrator
 from simwright.agents.scripted import ScriptedModel, ScriptedModels, call, raw_call
-from simwright.agents.usage_view import usage_json, usage_lines
-from simwright.cli_views import show_json
+from simwright.agents.setup.config import Caps, Price
+from simwright.agents.usage.view import usage_json, usage_lines
+from simwright.cli.views import show_json
 from simwright.knowledge.modules import load_modules
 from simwright.protocols import load_protocols
 from simwright.settings import Settings

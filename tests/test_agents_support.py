@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 
-from simwright.agents.adapters import EngineAdapter
-from simwright.agents.config import AgentSettings, ModelRef, RoleConfig
-from simwright.agents.context import AgentContext
-from simwright.agents.critics import Committee
-from simwright.agents.docs_search import DocSearch, DocsTool, NoDocs
-from simwright.agents.executor import Executor
-from simwright.agents.memory import EpisodicMemory, NoMemory
-from simwright.agents.records import AgentRecorder
+from simwright.agents.execution.adapters import EngineAdapter
+from simwright.agents.execution.docs_search import DocSearch, DocsTool, NoDocs
+from simwright.agents.execution.examples import EpisodicMemory, NoMemory
+from simwright.agents.execution.executor import Executor
+from simwright.agents.review.critics import Committee
 from simwright.agents.scripted import ScriptedModel, ScriptedModels
+from simwright.agents.setup.bundle import AgentContext
+from simwright.agents.setup.config import AgentSettings, ModelRef, RoleConfig
+from simwright.agents.usage.records import AgentRecorder
 from simwright.settings import Settings
 from simwright.store import Store
 

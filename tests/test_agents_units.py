@@ -9,19 +9,24 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simwright.agents.config import Caps, ModelRef, Price, load_agent_settings
-from simwright.agents.critics import verdict_of
 from simwright.agents.errors import AgentConfigError, BudgetExceeded
-from simwright.agents.fabrication import TraceIndex, artifact_numbers, check_report, numbers_in_text
-from simwright.agents.ledger import UsageEntry, UsageLedger
-from simwright.agents.memory import Episode, KnowledgeMemory, similarity
-from simwright.agents.providers import build_model
+from simwright.agents.execution.examples import Episode, KnowledgeMemory, similarity
 from simwright.agents.replies import ReportedValue
-from simwright.agents.tiers import tier_for_attempt
-from simwright.agents.tokens import ApproxCounter, default_counter
-from simwright.agents.usage_view import usage_json, usage_lines
+from simwright.agents.review.critics import verdict_of
+from simwright.agents.review.fabrication import (
+    TraceIndex,
+    artifact_numbers,
+    check_report,
+    numbers_in_text,
+)
+from simwright.agents.setup.config import Caps, ModelRef, Price, load_agent_settings
+from simwright.agents.setup.providers import build_model
+from simwright.agents.setup.tiers import tier_for_attempt
+from simwright.agents.usage.ledger import UsageEntry, UsageLedger
+from simwright.agents.usage.tokens import ApproxCounter, default_counter
+from simwright.agents.usage.view import usage_json, usage_lines
 from simwright.contract import Column, Table, write_structure, write_table
-from simwright.knowledge.memory import MemoryStore
+from simwright.knowledge.memory.episodic import MemoryStore
 from simwright.settings import Settings
 from simwright.store import Store
 from simwright.structure import Structure
@@ -208,7 +213,7 @@ def test_guard_traces_values_to_tables_structures_and_json(tmp_path: Path) -> No
 
 # -- usage view and memory ----------------------------------------------------------------
 def test_usage_view_groups_by_role_subtask_and_model(settings: Settings, store: Store) -> None:
-    from simwright.agents.records import AgentRecorder
+    from simwright.agents.usage.records import AgentRecorder
 
     rec = AgentRecorder.start(store, settings, "req", {})
     rec.usage(entry("orchestrator"))

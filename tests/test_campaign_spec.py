@@ -10,8 +10,8 @@ import yaml
 from typer.testing import CliRunner
 
 from simwright.campaign import CampaignSpecError, SyntheticEngine, load_spec, parse_spec
-from simwright.campaign.cli import campaign_app
 from simwright.campaign.plan import plan
+from simwright.cli.campaign import campaign_app
 from test_campaign_support import GCMC, SYNTHETIC, gcmc_engine, merged
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "gcmc_desorption" / "campaign.yaml"

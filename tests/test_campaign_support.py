@@ -21,8 +21,8 @@ from simwright.campaign import (
 )
 from simwright.campaign.gcmc import GcmcSegmentEngine
 from simwright.campaign.review import Reviewer
-from simwright.engines.lammps import lammps_available
-from simwright.engines.lammps_launcher import LammpsLauncher, find_lmp
+from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
+from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import EngineError
 from simwright.store import Store
 

@@ -20,9 +20,9 @@ from simwright.campaign import (
     ScriptedReviewer,
     SyntheticEngine,
 )
-from simwright.campaign.cli import campaign_app
 from simwright.campaign.lock import campaign_lock
 from simwright.campaign.report import campaign_json
+from simwright.cli.campaign import campaign_app
 from test_campaign_support import SYNTHETIC, FailingEngine, read, rows, runner, spec_of
 
 SLOW = {"segment": {"parameters": {"relaxation_steps": 1.0e6}}}

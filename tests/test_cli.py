@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simwright.cli import app
+from simwright.cli.main import app
 
 HERE = Path(__file__).parent
 
@@ -123,7 +123,7 @@ def test_help_is_fast_and_imports_no_engine() -> None:
     import subprocess
 
     code = (
-        "import sys, simwright.cli; "
+        "import sys, simwright.cli.main; "
         "print(sorted(m for m in ('ase', 'h5py', 'sqlalchemy') if m in sys.modules))"
     )
     env = dict(os.environ)
@@ -136,7 +136,7 @@ def test_help_is_fast_and_imports_no_engine() -> None:
 def test_error_messages_keep_square_brackets() -> None:
     import typer
 
-    from simwright.cli_common import handled
+    from simwright.cli.common import handled
     from simwright.errors import SimwrightError
 
     tiny = typer.Typer()

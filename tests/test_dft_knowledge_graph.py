@@ -13,7 +13,7 @@ import pytest
 from ase.io.espresso_namelist.keys import pw_keys
 from typer.testing import CliRunner
 
-from simwright.dft.cli import dft_app
+from simwright.cli.dft import dft_app
 from simwright.dft.knowledge_graph import load_knowledge_graph, split_name
 from simwright.dft.validation import errors, validate_input
 from simwright.errors import ValidationError
@@ -222,9 +222,9 @@ def test_cli_validate(tmp_path: Path) -> None:
 
 
 def test_the_cli_module_imports_no_engine() -> None:
-    """``simwright.cli`` mounts ``dft_app`` at import; it must stay light."""
+    """``simwright.cli.main`` mounts ``dft_app`` at import; it must stay light."""
     code = (
-        "import sys, simwright.dft.cli; "
+        "import sys, simwright.cli.dft; "
         "print(sorted(m for m in ('ase', 'h5py', 'networkx', 'numpy') if m in sys.modules))"
     )
     proc = subprocess.run(

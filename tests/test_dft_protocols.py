@@ -180,7 +180,7 @@ def test_dft_eos_gives_a_lattice_constant_near_experiment(store: Store, settings
 @needs_pw
 def test_steps_survive_the_store_codec_for_resume() -> None:
     from simwright.dft.recommender import recommend
-    from simwright.engines.espresso_pseudo_library import SYSTEM_PSEUDO_DIR, PseudoLibrary
+    from simwright.engines.espresso.pseudo_library import SYSTEM_PSEUDO_DIR, PseudoLibrary
     from simwright.graph import codec
     from simwright.protocols.dft_common import RunPw
 

@@ -16,12 +16,12 @@ from simwright.dft.recommender import kpoint_mesh, recommend
 from simwright.dft.request import DftRequest, parse_dft_text, request_from_text
 from simwright.dft.structures import StructureSpec, build_structure
 from simwright.dft.validation import errors, validate_input
-from simwright.engines.espresso_input import render
-from simwright.engines.espresso_pseudo_library import (
+from simwright.engines.espresso.pseudo_library import (
     SYSTEM_PSEUDO_DIR,
     MissingPseudopotentialError,
     PseudoLibrary,
 )
+from simwright.engines.espresso.template import render
 from simwright.errors import ParseError, ValidationError
 from simwright.structure import Structure
 

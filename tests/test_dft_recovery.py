@@ -20,10 +20,10 @@ from simwright.dft.proposers import ProposedFix, ProposerTier, ScriptedProposer,
 from simwright.dft.recommender import recommend
 from simwright.dft.recovery import RecoveryMachine, RecoveryOutcome
 from simwright.dft.request import DftRequest
-from simwright.engines.espresso import PwRun, run_pw
-from simwright.engines.espresso_input import PwInput, Species
-from simwright.engines.espresso_launcher import PwLauncher
-from simwright.engines.espresso_pseudo_library import SYSTEM_PSEUDO_DIR, PseudoLibrary
+from simwright.engines.espresso.launcher import PwLauncher
+from simwright.engines.espresso.pseudo_library import SYSTEM_PSEUDO_DIR, PseudoLibrary
+from simwright.engines.espresso.pw import PwRun, run_pw
+from simwright.engines.espresso.template import PwInput, Species
 
 pytestmark = pytest.mark.skipif(
     shutil.which("pw.x") is None or not (SYSTEM_PSEUDO_DIR / "Si.pz-vbc.UPF").is_file(),

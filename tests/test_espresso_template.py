@@ -10,15 +10,15 @@ import pytest
 from ase.build import bulk
 from ase.units import Bohr, Ry
 
-from simwright.engines.espresso_input import KPoints, PwInput, Species, format_value, render
-from simwright.engines.espresso_launcher import PwLauncher
-from simwright.engines.espresso_output import crash_message, last_structure, parse_output
-from simwright.engines.espresso_pseudo import functional_family, read_upf_header
-from simwright.engines.espresso_pseudo_library import (
+from simwright.engines.espresso.launcher import PwLauncher
+from simwright.engines.espresso.parse import crash_message, last_structure, parse_output
+from simwright.engines.espresso.pseudo import functional_family, read_upf_header
+from simwright.engines.espresso.pseudo_library import (
     MissingPseudopotentialError,
     PseudoLibrary,
     check_same_functional,
 )
+from simwright.engines.espresso.template import KPoints, PwInput, Species, format_value, render
 from simwright.errors import ParseError, ValidationError
 from simwright.settings import Settings
 from simwright.structure import Structure
@@ -133,8 +133,10 @@ def test_with_values_adds_replaces_and_removes() -> None:
 
 def test_launcher_uses_mpirun_with_root_permission_only_when_asked() -> None:
     assert PwLauncher().argv() == ["pw.x", "-in", "pw.in"]
-    mpi = PwLauncher(mpi_ranks=2, as_root=True).argv()
+    mpi = PwLauncher(mpi_ranks=2, as_root=True, mpirun="mpirun").argv()
     assert mpi == ["mpirun", "--allow-run-as-root", "-np", "2", "pw.x", "-in", "pw.in"]
+    beside = PwLauncher(mpi_ranks=2, as_root=False).argv()  # the mpirun installed with pw.x
+    assert beside[0].endswith("mpirun") and beside[1:] == ["-np", "2", "pw.x", "-in", "pw.in"]
     assert "--allow-run-as-root" not in PwLauncher(mpi_ranks=2, as_root=False).argv()
     settings = Settings(home=Path("/tmp"), mpi_ranks=4, engine_paths={"pw.x": "/opt/qe/pw.x"})
     launcher = PwLauncher.from_settings(settings)

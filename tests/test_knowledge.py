@@ -12,8 +12,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from simwright.cli.knowledge import knowledge_app
 from simwright.errors import ParseError
-from simwright.knowledge.cli import knowledge_app
 from simwright.knowledge.modules import KnowledgeModule, get_module, load_modules, parse_module
 from simwright.knowledge.sections import parse_sections
 from simwright.protocols import load_protocols
@@ -250,7 +250,7 @@ def test_knowledge_show_errors_exit_2(knowledge_cli) -> None:
 
 def test_the_knowledge_cli_imports_nothing_heavy() -> None:
     code = (
-        "import sys, simwright.knowledge.cli; "
+        "import sys, simwright.cli.knowledge; "
         "print(sorted(m for m in ('ase', 'pint', 'yaml', 'pydantic') if m in sys.modules))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

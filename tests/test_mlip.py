@@ -10,8 +10,8 @@ import pytest
 from ase.build import bulk
 
 from simwright.contract import read_structures
-from simwright.engines.ase import CalculatorSpec, molecular_dynamics, single_point
-from simwright.engines.mlip import mlip_available
+from simwright.engines.ase.calculators import CalculatorSpec, molecular_dynamics, single_point
+from simwright.engines.ase.mlip import mlip_available
 from simwright.structure import Structure
 
 SI = Structure.from_ase(bulk("Si", "diamond", a=5.43, cubic=True))

@@ -10,12 +10,12 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from simwright.cli.knowledge import plan as plan_command
 from simwright.errors import ParseError, SimwrightError, ValidationError
-from simwright.knowledge.cli import plan as plan_command
 from simwright.knowledge.modules import load_modules
-from simwright.knowledge.planner import interpret, normalize, plan
-from simwright.knowledge.quantities import find_quantities
-from simwright.knowledge.selection import NotUnderstood, rank_modules
+from simwright.knowledge.planner.plan import interpret, normalize, plan
+from simwright.knowledge.planner.quantities import find_quantities
+from simwright.knowledge.planner.selection import NotUnderstood, rank_modules
 from simwright.protocols import load_protocols
 from simwright.protocols.lattice_constant import PROTOCOL as LATTICE
 from simwright.protocols.requests import resolve_request

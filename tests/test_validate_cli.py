@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from simwright.cli import app
-from simwright.engines.lammps import MDSpec, render_input, write_data_file
-from simwright.engines.lammps_check import check_lammps_script, wheel_potentials_dir
-from simwright.engines.lammps_launcher import find_lmp
-from simwright.engines.lammps_templates import DataStart
+from simwright.cli.main import app
+from simwright.engines.lammps.launcher import find_lmp
+from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
+from simwright.engines.lammps.segment import MDSpec, render_input, write_data_file
+from simwright.engines.lammps.templates import DataStart
 from simwright.forcefields import get_forcefield
 from simwright.structure import Structure
 

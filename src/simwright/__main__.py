@@ -1,5 +1,5 @@
 """``python -m simwright`` runs the command line."""
 
-from simwright.cli import main
+from simwright.cli.main import main
 
 main()

@@ -3,7 +3,7 @@
 Language models act only at planning, authoring and review points; whatever they
 return is parsed into typed values and validated before it can act. Submodules are
 imported where they are used, so importing this package is cheap and needs no
-model library: :mod:`simwright.agents.usage_view` (the usage ledger as ``simwright
+model library: :mod:`simwright.agents.usage.view` (the usage ledger as ``simwright
 show`` prints it) works without ``pydantic-ai``.
 
 Map of the package:

@@ -28,12 +28,12 @@ import anyio
 from pydantic_ai import Agent, ModelRetry, RunContext, ToolOutput
 from pydantic_ai.models import Model
 
-from simwright.agents import prompts
-from simwright.agents.config import ModelRef, Role, RoleConfig
-from simwright.agents.context import AgentContext
 from simwright.agents.errors import BudgetExceeded, TiersExhausted
 from simwright.agents.replies import DecisionReply, FixReply
-from simwright.agents.tiers import call_tiered
+from simwright.agents.setup import prompts
+from simwright.agents.setup.bundle import AgentContext
+from simwright.agents.setup.config import ModelRef, Role, RoleConfig
+from simwright.agents.setup.tiers import call_tiered
 from simwright.graph.decision import Choice, DecisionRequest
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCall
 from pydantic_ai.models import Model
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from simwright.agents.config import ModelRef
+from simwright.agents.setup.config import ModelRef
 
 Reply = ModelResponse | Callable[[list[ModelMessage], AgentInfo], ModelResponse]
 
@@ -78,7 +78,7 @@ class ScriptedModel(FunctionModel):
 
 
 class ScriptedModels:
-    """A model factory for :class:`~simwright.agents.context.AgentContext` from named scripts.
+    """A model factory for :class:`~simwright.agents.setup.bundle.AgentContext` from named scripts.
 
     Configure roles with names like ``scripted:planner``; the factory hands out the
     script registered under that name and refuses unknown ones.

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
         decide,
     )
     from simwright.campaign.archive import ProvenanceConflict, ProvenanceProblem
-    from simwright.campaign.context import CampaignContext, CampaignObserver, NullObserver
     from simwright.campaign.engine import (
         FreshStart,
         FromRestart,
@@ -53,13 +52,14 @@ if TYPE_CHECKING:
         StateStatus,
     )
     from simwright.campaign.synthetic import SyntheticEngine
+    from simwright.campaign.wiring import CampaignContext, CampaignObserver, NullObserver
 
 _EXPORTS = {
     "Accept": "simwright.campaign.acceptance",
     "Analysis": "simwright.campaign.acceptance",
-    "CampaignContext": "simwright.campaign.context",
+    "CampaignContext": "simwright.campaign.wiring",
     "CampaignError": "simwright.campaign.status",
-    "CampaignObserver": "simwright.campaign.context",
+    "CampaignObserver": "simwright.campaign.wiring",
     "CampaignOutcome": "simwright.campaign.runner",
     "CampaignRunner": "simwright.campaign.runner",
     "CampaignSpec": "simwright.campaign.spec",
@@ -71,7 +71,7 @@ _EXPORTS = {
     "EventKind": "simwright.campaign.status",
     "FreshStart": "simwright.campaign.engine",
     "FromRestart": "simwright.campaign.engine",
-    "NullObserver": "simwright.campaign.context",
+    "NullObserver": "simwright.campaign.wiring",
     "ProvenanceConflict": "simwright.campaign.archive",
     "ProvenanceProblem": "simwright.campaign.archive",
     "ReviewAction": "simwright.campaign.status",

@@ -1,5 +1,5 @@
 """``python -m simwright.campaign`` runs the campaign commands alone."""
 
-from simwright.campaign.cli import main
+from simwright.cli.campaign import main
 
 main()

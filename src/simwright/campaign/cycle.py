@@ -35,13 +35,13 @@ from simwright.campaign.acceptance import (
     path_check,
 )
 from simwright.campaign.archive import ProvenanceConflict, archive_state, check_inheritance
-from simwright.campaign.context import CampaignContext
 from simwright.campaign.decisions import load_series
 from simwright.campaign.escalation import Escalator
 from simwright.campaign.events import EventDraft, normalize_signature
 from simwright.campaign.repository import SegmentRef, StateView
 from simwright.campaign.segments import Failed, Judgement, Refused, SegmentRunner
 from simwright.campaign.status import CampaignError, EventKind, StateStatus
+from simwright.campaign.wiring import CampaignContext
 
 S = StateStatus
 

@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 
 from simwright.campaign.acceptance import StateSeries, forced_values
-from simwright.campaign.context import CampaignContext, chain_generation, chain_id
 from simwright.campaign.events import EVENT_FILE, read_json
 from simwright.campaign.repository import StateFields, StateView
 from simwright.campaign.review import SEGMENT_STEPS, ReviewDecision, action_of
 from simwright.campaign.status import CampaignError, EventKind, ReviewAction, StateStatus
+from simwright.campaign.wiring import CampaignContext, chain_generation, chain_id
 from simwright.errors import ValidationError
 from simwright.store.models_campaign import CampaignEventRow
 

@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from simwright.campaign.context import CampaignContext
 from simwright.campaign.decisions import Effect, plan_effect
 from simwright.campaign.events import (
     EVENT_FILE,
@@ -42,6 +41,7 @@ from simwright.campaign.review import (
     validate_decision,
 )
 from simwright.campaign.status import CampaignError, EventKind, StateStatus
+from simwright.campaign.wiring import CampaignContext
 from simwright.store.models import utcnow
 from simwright.store.models_campaign import CampaignEventRow, CampaignReviewRow
 

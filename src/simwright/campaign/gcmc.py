@@ -1,9 +1,9 @@
 """The ``lammps_gcmc`` segment engine: GCMC–MD of a LJ gas in slit pores for campaigns.
 
-Systems use the ``slit_pore`` builder (:class:`~simwright.engines.lammps_gcmc.SlitPore`
+Systems use the ``slit_pore`` builder (:class:`~simwright.engines.lammps.gcmc.SlitPore`
 parameters), conditions need ``temperature_k`` and ``pressure_bar`` (the ideal-gas
 reservoir pressure, fugacity coefficient 1), and ``segment.parameters`` are
-:class:`~simwright.engines.lammps_gcmc.GcmcSettings`. Observables: ``n_adsorbed``
+:class:`~simwright.engines.lammps.gcmc.GcmcSettings`. Observables: ``n_adsorbed``
 (molecules in the pore), ``temperature`` (K), ``potential_energy`` (eV, walls included).
 """
 
@@ -25,14 +25,14 @@ from simwright.campaign.engine import (
 )
 from simwright.campaign.spec import CampaignSpec
 from simwright.campaign.spec_load import SpecProblem, pydantic_problems
-from simwright.engines.lammps_gcmc import (
+from simwright.engines.lammps.gcmc import (
     GcmcCondition,
     GcmcSegment,
     GcmcSettings,
     SlitPore,
     run_gcmc_segment,
 )
-from simwright.engines.lammps_launcher import LammpsLauncher, find_lmp
+from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
 from simwright.errors import ValidationError
 from simwright.settings import Settings
 

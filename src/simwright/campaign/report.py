@@ -17,12 +17,12 @@ from typing import Any, Final
 
 import numpy as np
 
-from simwright.campaign.context import CampaignContext
 from simwright.campaign.events import write_json
 from simwright.campaign.lock import is_locked
 from simwright.campaign.repository import CampaignStore, StateView
 from simwright.campaign.spec import CampaignSpec
 from simwright.campaign.status import StateStatus
+from simwright.campaign.wiring import CampaignContext
 from simwright.store.models_campaign import CampaignEventRow
 
 REPORT_DIR: Final = "report"

@@ -22,12 +22,6 @@ from typing import Any, Final
 import yaml
 
 from simwright import __version__
-from simwright.campaign.context import (
-    CampaignContext,
-    CampaignObserver,
-    NullObserver,
-    chain_id,
-)
 from simwright.campaign.cycle import Limits, StateRunner
 from simwright.campaign.engine import SegmentEngine
 from simwright.campaign.escalation import Escalator
@@ -38,6 +32,12 @@ from simwright.campaign.review import DecisionValidation, RawDecision, Reviewer
 from simwright.campaign.spec import CampaignSpec
 from simwright.campaign.spec_load import CampaignSpecError
 from simwright.campaign.status import CampaignError, EventKind, StateStatus
+from simwright.campaign.wiring import (
+    CampaignContext,
+    CampaignObserver,
+    NullObserver,
+    chain_id,
+)
 from simwright.store.models_campaign import CampaignEventRow, CampaignRow, CampaignStateRow
 from simwright.store.store import Store
 

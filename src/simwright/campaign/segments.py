@@ -24,7 +24,6 @@ import numpy as np
 
 from simwright.campaign.acceptance import StateSeries, Verdict
 from simwright.campaign.archive import ProvenanceConflict, check_archive, check_segment_restart
-from simwright.campaign.context import CampaignContext, derive_seed
 from simwright.campaign.engine import (
     FreshStart,
     FromRestart,
@@ -34,6 +33,7 @@ from simwright.campaign.engine import (
 )
 from simwright.campaign.repository import SegmentFields, SegmentRef, StateView
 from simwright.campaign.status import CampaignError, StateStatus
+from simwright.campaign.wiring import CampaignContext, derive_seed
 from simwright.engines.base import EngineCall, kill_orphaned_engine
 from simwright.errors import EngineError
 from simwright.store.store import sha256_file

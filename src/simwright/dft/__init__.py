@@ -10,7 +10,7 @@ error-recovery state machine.
   input with rules (:mod:`simwright.dft.handlers`) and, when none applies, with tiers
   of injected fix proposers (:mod:`simwright.dft.proposers`).
 
-The engine adapter lives in :mod:`simwright.engines.espresso`; the protocols
+The engine adapter lives in :mod:`simwright.engines.espresso.pw`; the protocols
 ``dft_scf``, ``dft_relax`` and ``dft_eos`` in :mod:`simwright.protocols`.
 """
 
@@ -62,7 +62,7 @@ _HOME = {
     "Problem": "validation",
     "validate_input": "validation",
 }
-"""Where each public name lives; imported on first use, so ``simwright.dft.cli`` stays light."""
+"""Where each public name lives; imported on first use, so ``simwright.cli.dft`` stays light."""
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from simwright.dft.request import DftRequest
 from simwright.dft.structures import BuiltStructure
-from simwright.engines.espresso_pseudo_library import PseudoSelection
+from simwright.engines.espresso.pseudo_library import PseudoSelection
 
 NON_METALS = frozenset(
     {"H", "He", "B", "C", "N", "O", "F", "Ne", "Si", "P", "S", "Cl", "Ar"}

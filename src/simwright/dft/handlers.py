@@ -19,8 +19,8 @@ from pathlib import Path
 from simwright.dft.kg_rules import Value
 from simwright.dft.knowledge_graph import KnowledgeGraph
 from simwright.dft.validation import validate_input
-from simwright.engines.espresso import PwRun
-from simwright.engines.espresso_output import crash_message
+from simwright.engines.espresso.parse import crash_message
+from simwright.engines.espresso.pw import PwRun
 from simwright.structure import Structure
 
 Changes = Mapping[str, Mapping[str, Value | None]]

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from simwright.dft.handlers import Changes, Diagnosis
 from simwright.dft.knowledge_graph import KnowledgeGraph, ParameterView
-from simwright.engines.espresso_input import PwInput
+from simwright.engines.espresso.template import PwInput
 from simwright.errors import SimwrightError
 
 RELATED: Mapping[str, tuple[str, ...]] = {

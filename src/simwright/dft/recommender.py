@@ -5,7 +5,7 @@ functional, from the UPF headers) -> conditions (metal? spin? slab?) -> the
 variables those conditions activate in the knowledge graph, with suggested
 values (cutoffs from the files, k-points from a target spacing, smearing for
 metals, Γ and vacuum for molecules, n×n×1 meshes for slabs) -> a
-:class:`~simwright.engines.espresso_input.PwInput` validated against the graph.
+:class:`~simwright.engines.espresso.template.PwInput` validated against the graph.
 Choices the user did not make are listed in ``assumed``.
 """
 
@@ -24,12 +24,12 @@ from simwright.dft.knowledge_graph import KnowledgeGraph, load_knowledge_graph, 
 from simwright.dft.request import SMEARING_NAMES, DftRequest
 from simwright.dft.structures import BuiltStructure, MaterialsProjectFetcher, build_structure
 from simwright.dft.validation import errors, validate_input
-from simwright.engines.espresso_input import KPoints, PwInput, Species
-from simwright.engines.espresso_pseudo_library import (
+from simwright.engines.espresso.pseudo_library import (
     PseudoLibrary,
     PseudoSelection,
     check_same_functional,
 )
+from simwright.engines.espresso.template import KPoints, PwInput, Species
 from simwright.errors import ValidationError
 from simwright.structure import Structure
 
@@ -290,7 +290,7 @@ def recommend(
 def _check_input_dft(template: PwInput, pseudos: PseudoSelection) -> None:
     """Refuse an ``input_dft`` that silently replaces the files' functional (hybrids aside)."""
     from simwright.dft.kg_rules import HYBRIDS
-    from simwright.engines.espresso_pseudo import functional_family
+    from simwright.engines.espresso.pseudo import functional_family
 
     value = template.get("system", "input_dft")
     if not isinstance(value, str) or value.lower() in HYBRIDS:

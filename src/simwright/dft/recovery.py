@@ -42,8 +42,8 @@ from simwright.dft.knowledge_graph import KnowledgeGraph
 from simwright.dft.proposers import FixRequest, ProposerTier, relevant_nodes
 from simwright.dft.validation import Problem, errors, validate_input
 from simwright.engines.base import tail
-from simwright.engines.espresso import PwRun
-from simwright.engines.espresso_input import PwInput
+from simwright.engines.espresso.pw import PwRun
+from simwright.engines.espresso.template import PwInput
 
 State = Literal["entry", "generate", "validate", "run", "diagnose", "repair", "success", "failure"]
 PwRunner = Callable[[PwInput, Path], PwRun]

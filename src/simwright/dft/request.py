@@ -94,7 +94,7 @@ class DftRequest(BaseModel):
     @field_validator("functional")
     @classmethod
     def _known_functional(cls, value: str | None) -> str | None:
-        from simwright.engines.espresso_pseudo import canonical_functional
+        from simwright.engines.espresso.pseudo import canonical_functional
 
         if value is None:
             return None

@@ -3,8 +3,9 @@
 Supported values: ``None``, bool, int, float, str, lists, tuples, dicts with string
 keys, :class:`pathlib.Path`, enums, numpy arrays and scalars, :class:`Structure`,
 frozen dataclasses and pydantic models. Classes are stored by ``module:qualname``
-and must be importable when the run is resumed; only dataclasses, pydantic models
-and enums are ever reconstructed.
+and must be importable when the run is resumed (a class whose module moved is found
+through :mod:`simwright.graph.renames`); only dataclasses, pydantic models and enums
+are ever reconstructed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from simwright.errors import GraphError
+from simwright.graph.renames import CLASS_RENAMES, MODULE_RENAMES
 from simwright.structure import Structure
 
 TYPE_KEY = "__type__"
@@ -31,9 +33,17 @@ def class_path(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def load_class(path: str) -> type:
-    """Import the class named by ``module:qualname``."""
+def current_path(path: str) -> str:
+    """Where the class stored as ``path`` (``module:qualname``) lives now."""
+    if path in CLASS_RENAMES:
+        return CLASS_RENAMES[path]
     module_name, _, qualname = path.partition(":")
+    return f"{MODULE_RENAMES.get(module_name, module_name)}:{qualname}"
+
+
+def load_class(path: str) -> type:
+    """Import the class named by ``module:qualname`` (following recorded renames)."""
+    module_name, _, qualname = current_path(path).partition(":")
     try:
         obj: Any = importlib.import_module(module_name)
         for part in qualname.split("."):

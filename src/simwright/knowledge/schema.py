@@ -30,7 +30,7 @@ _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 def check_unit(unit: str) -> str:
     """``unit`` if pint parses it, else :class:`ValueError` naming it."""
-    from simwright.knowledge.quantities import registry
+    from simwright.knowledge.planner.quantities import registry
 
     try:
         registry().parse_units(unit)

@@ -24,11 +24,11 @@ from simwright.dft.knowledge_graph import load_knowledge_graph
 from simwright.dft.recommender import Recommendation, recommend
 from simwright.dft.recovery import RecoveryMachine, RecoveryOutcome, Transition
 from simwright.dft.request import DftRequest
-from simwright.engines.espresso import PwRun, run_pw
-from simwright.engines.espresso_contract import write_pw_tables
-from simwright.engines.espresso_input import PwInput, render
-from simwright.engines.espresso_launcher import PwLauncher
-from simwright.engines.espresso_pseudo_library import PseudoLibrary, default_pseudo_dirs
+from simwright.engines.espresso.launcher import PwLauncher
+from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
+from simwright.engines.espresso.pw import PwRun, run_pw
+from simwright.engines.espresso.summary import write_pw_tables
+from simwright.engines.espresso.template import PwInput, render
 from simwright.errors import EngineError
 from simwright.graph import Done, RunContext, Step
 from simwright.protocols.outcome import report_result

@@ -18,7 +18,7 @@ from simwright.analysis.eos import eos_plot, eos_table, fit_eos
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
 from simwright.dft.structures import PROTOTYPES, reference_lattice
-from simwright.engines.espresso_input import PwInput
+from simwright.engines.espresso.template import PwInput
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft_common import (

@@ -22,7 +22,7 @@ from simwright.analysis.einstein import einstein_diffusion, yeh_hummer_correctio
 from simwright.analysis.msd import mean_squared_displacement
 from simwright.analysis.trajectory_io import AtomSelection, read_positions
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
-from simwright.engines.lammps import MDSpec
+from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report

@@ -27,7 +27,7 @@ from simwright.contract import (
     read_table,
     write_table,
 )
-from simwright.engines.ase import CalculatorSpec, energies
+from simwright.engines.ase.calculators import CalculatorSpec, energies
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.outcome import report_result

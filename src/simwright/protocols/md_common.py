@@ -11,8 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simwright.contract import SCHEMA_VERSION
-from simwright.engines.lammps import LammpsLauncher, LammpsResult, MDSpec, find_lmp, run_segment
-from simwright.engines.lammps_templates import SNAPSHOT_PATTERN
+from simwright.engines.lammps.segment import (
+    LammpsLauncher,
+    LammpsResult,
+    MDSpec,
+    find_lmp,
+    run_segment,
+)
+from simwright.engines.lammps.templates import SNAPSHOT_PATTERN
 from simwright.engines.packmol import PackSpec, pack
 from simwright.forcefields import get_forcefield
 from simwright.forcefields.base import ForceField

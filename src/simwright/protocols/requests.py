@@ -1,6 +1,6 @@
 """From a request (free text or a YAML spec file) to a protocol and typed parameters.
 
-Free text goes to the knowledge planner (:func:`simwright.knowledge.planner.plan`):
+Free text goes to the knowledge planner (:func:`simwright.knowledge.planner.plan.plan`):
 it picks the knowledge module, hence the protocol, and reads the parameters with
 their units; the protocol then validates the values the request gave (its defaults
 fill the rest). A request no module matches falls back to the ``parse_request`` of
@@ -74,8 +74,8 @@ def resolve_request(
     if looks_like_spec_file(text):
         return load_spec(Path(text), protocols)
     from simwright.knowledge.modules import load_modules
-    from simwright.knowledge.planner import plan
-    from simwright.knowledge.selection import NotUnderstood
+    from simwright.knowledge.planner.plan import plan
+    from simwright.knowledge.planner.selection import NotUnderstood
 
     modules = load_modules() if modules is None else modules
     try:

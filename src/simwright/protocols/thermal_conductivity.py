@@ -25,7 +25,7 @@ from simwright.contract import (
     read_table,
     write_table,
 )
-from simwright.engines.lammps import MDSpec
+from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.md_common import (

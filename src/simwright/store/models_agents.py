@@ -1,6 +1,6 @@
 """ORM tables of the agent layer: model usage, subtasks and critic reviews.
 
-Written by :mod:`simwright.agents.records`; read by :mod:`simwright.agents.usage_view`.
+Written by :mod:`simwright.agents.usage.records`; read by :mod:`simwright.agents.usage.view`.
 Changing these tables needs a new Alembic revision in ``store/migrations/versions``.
 """
 

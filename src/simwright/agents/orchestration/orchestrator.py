@@ -1,0 +1,282 @@
+"""The orchestrator: plan, then run subtasks, read reports, adapt, answer.
+
+Planning (:mod:`.planning`, optionally after extracting a module from an article,
+:mod:`.article`) gives the subtasks. Execution runs the next runnable subtask —
+a protocol through the :class:`~simwright.graph.Runner` (:mod:`.protocol_tool`),
+anything else through its engine's executor (:mod:`.executor`) — then asks the
+orchestrator model for the next move (:mod:`.updates`) until it finishes with an
+answer that passes the fabrication guard. Everything is recorded with the run
+(:mod:`.records`); a cap reached before a call ends the run as ``budget_exceeded``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio
+
+from simwright.agents.errors import AgentError, BudgetExceeded
+from simwright.agents.execution.adapters import EngineAdapter
+from simwright.agents.execution.docs_search import DocSearch, DocsTool, NoDocs
+from simwright.agents.execution.examples import EpisodicMemory, NoMemory
+from simwright.agents.execution.executor import Executor
+from simwright.agents.orchestration.article import ExtractionTarget, extract_module
+from simwright.agents.orchestration.board import Board, Task
+from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
+from simwright.agents.orchestration.planning import PlanCheck, Planner, planning_error
+from simwright.agents.orchestration.protocol_tool import ProtocolTool
+from simwright.agents.orchestration.updates import UpdateState, next_update, update_agent
+from simwright.agents.replies import (
+    AddSubtasks,
+    ConsultExecutor,
+    DiscardSubtask,
+    FinalAnswer,
+    Finish,
+    ReviseSubtask,
+    Update,
+)
+from simwright.agents.review.critics import Committee, Review
+from simwright.agents.review.reports import SubtaskReport
+from simwright.agents.setup.bundle import AgentContext, ModelFactory
+from simwright.agents.setup.config import AgentSettings
+from simwright.agents.usage.ledger import Totals
+from simwright.agents.usage.records import AgentRecorder
+from simwright.agents.usage.tokens import TokenCounter
+from simwright.graph import Decider
+from simwright.knowledge.modules import KnowledgeModule
+from simwright.protocols.registry import Protocol
+from simwright.settings import Settings
+from simwright.store import Store
+
+Status = Literal["completed", "failed", "needs_clarification", "budget_exceeded"]
+INPUT_SUFFIXES = (".extxyz", ".xyz", ".pdb", ".data", ".h5", ".json")
+
+
+@dataclass(frozen=True)
+class AgentOutcome:
+    """How an agent run ended: status, answer, reports and usage."""
+
+    run_id: str
+    status: Status
+    run_dir: Path
+    answer: FinalAnswer | None
+    reports: tuple[SubtaskReport, ...]
+    usage: Totals
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (the run's ``result_json``)."""
+        return {
+            "run_id": self.run_id,
+            "status": self.status,
+            "run_dir": str(self.run_dir),
+            "answer": self.answer.model_dump() if self.answer else None,
+            "reports": [r.as_dict() for r in self.reports],
+            "usage": self.usage.as_dict(),
+            "error": self.error,
+        }
+
+
+@dataclass
+class Orchestrator:
+    """Everything an agent run needs, injected."""
+
+    settings: AgentSettings
+    factory: ModelFactory
+    store: Store
+    sim_settings: Settings
+    protocols: Mapping[str, Protocol]
+    modules: Sequence[KnowledgeModule]
+    adapters: Mapping[str, EngineAdapter]
+    clarifier: Clarifier = field(default_factory=NoClarifier)
+    memory: EpisodicMemory = field(default_factory=NoMemory)
+    docs: DocSearch = field(default_factory=NoDocs)
+    knowledge_dir: Path | None = None
+    decider: Callable[[AgentContext], Decider | None] | None = None
+    """Builds the decider of protocol runs' decision points for a run's context."""
+    counter: TokenCounter | None = None
+
+    def run(self, request: str, article: str | None = None) -> AgentOutcome:
+        """Answer ``request`` (sync entry point; runs its own event loop)."""
+        return anyio.run(self.arun, request, article)
+
+    async def arun(self, request: str, article: str | None = None) -> AgentOutcome:
+        """Answer ``request``; ``article`` is the text of a paper to extract a procedure from."""
+        params = {
+            "roles": {r: c.label() for r, c in self.settings.roles.items()},
+            "critics": len(self.settings.critics),
+        }
+        recorder = AgentRecorder.start(self.store, self.sim_settings, request, params)
+        ctx = AgentContext.create(
+            self.settings,
+            self.factory,
+            sink=recorder.usage,
+            notes=recorder.note,
+            counter=self.counter,
+        )
+        run = _Run(self, ctx, recorder)
+        try:
+            outcome = await run.go(request, article)
+        except BudgetExceeded as exc:
+            outcome = run.outcome("budget_exceeded", None, str(exc))
+        except AgentError as exc:
+            outcome = run.outcome("failed", None, str(exc))
+        recorder.finish(outcome.status, outcome.as_dict(), outcome.error)
+        return outcome
+
+
+class _Run:
+    """The state of one agent run."""
+
+    def __init__(self, orch: Orchestrator, ctx: AgentContext, recorder: AgentRecorder) -> None:
+        self.o = orch
+        self.ctx = ctx
+        self.recorder = recorder
+        self.root = orch.sim_settings.runs_path
+        make = orch.decider
+        self.tool = ProtocolTool(
+            orch.store,
+            orch.sim_settings,
+            orch.protocols,
+            decider=(lambda: make(ctx)) if make is not None else None,
+            modules=orch.modules,
+        )
+        self.check = PlanCheck(self.tool, frozenset(orch.adapters), orch.settings.max_subtasks)
+        self.committee = Committee(ctx, self._review_sink)
+        self.docs = DocsTool(ctx, orch.docs)
+        self.executors: dict[str, Executor] = {}
+        self.board = Board("")
+
+    def _review_sink(self, review: Review, subtask: str) -> None:
+        self.recorder.review(
+            subtask,
+            point=review.point,
+            round_=review.round,
+            verdict=review.verdict,
+            votes=[b.as_dict() for b in review.ballots],
+            feedback=review.feedback,
+        )
+
+    def outcome(
+        self, status: Status, answer: FinalAnswer | None, error: str | None
+    ) -> AgentOutcome:
+        """The outcome of this run now."""
+        return AgentOutcome(
+            self.recorder.run_id,
+            status,
+            self.recorder.run_dir,
+            answer,
+            tuple(self.board.reports()),
+            self.ctx.ledger.totals(),
+            error,
+        )
+
+    async def go(self, request: str, article: str | None) -> AgentOutcome:
+        """Plan and execute."""
+        modules = list(self.o.modules)
+        if article is not None:
+            folder = self.o.knowledge_dir or self.recorder.run_dir / "knowledge"
+            target = ExtractionTarget(folder, frozenset(self.o.protocols))
+            modules.append(await extract_module(self.ctx, article, request, target))
+        planned = await Planner(self.ctx, self.o.clarifier, self.check, modules).plan(request)
+        if not planned.subtasks:
+            return self.outcome("needs_clarification", None, planning_error(planned))
+        self.board = Board.of(planned.request, planned.subtasks)
+        for task in self.board:
+            self._record(task)
+        answer = await self._execute()
+        self.ctx.note(
+            "final_answer", answer.summary[:500], values=[v.model_dump() for v in answer.values]
+        )
+        return self.outcome("completed", answer, None)
+
+    async def _execute(self) -> FinalAnswer:
+        agent = update_agent()
+        state = UpdateState(self.ctx, self.board, self.check, self.root)
+        limit = 4 * self.o.settings.max_subtasks + 4
+        latest: SubtaskReport | None = None
+        for _ in range(limit):
+            if latest is None and (task := self.board.runnable()) is not None:
+                latest = await self._run_task(task)
+            update = await next_update(agent, state, latest)
+            self.ctx.note("orchestrator_update", type(update).__name__, update=update.model_dump())
+            if isinstance(update, Finish):
+                return update.answer
+            latest = await self._apply(update)
+        raise AgentError(f"the orchestrator did not finish within {limit} turns")
+
+    async def _apply(self, update: Update) -> SubtaskReport | None:
+        """Act on a validated update; a consultation's new report (None otherwise)."""
+        if isinstance(update, ReviseSubtask):
+            self._record(self.board.revise(update))
+        elif isinstance(update, DiscardSubtask):
+            for gone in self.board.discard(update):
+                self._record(self.board.tasks[gone])
+        elif isinstance(update, AddSubtasks):
+            self.board.add(update)
+            for spec in update.subtasks:
+                self._record(self.board.tasks[spec.id])
+        elif isinstance(update, ConsultExecutor):
+            task = self.board.tasks[update.subtask_id]
+            assert task.session is not None
+            report = await self.executors[task.spec.executor].consult(task.session, update.question)
+            self._finish(task, report)
+            return report
+        return None
+
+    async def _run_task(self, task: Task) -> SubtaskReport:
+        spec = task.spec
+        self.ctx.note("subtask_started", f"{spec.id} ({spec.executor})", subtask=spec.id)
+        if spec.executor == "protocol":
+            report = await self.tool.run(spec)
+        else:
+            executor = self._executor(spec.executor)
+            folder = self.recorder.run_dir / "subtasks" / task.folder_name
+            report, task.session = await executor.execute(spec, self._inputs(task), folder)
+        self._finish(task, report)
+        return report
+
+    def _finish(self, task: Task, report: SubtaskReport) -> None:
+        task.report = report
+        task.status = "completed" if report.status == "completed" else "failed"
+        self.ctx.note("subtask_report", f"{task.spec.id}: {report.status}", subtask=task.spec.id)
+        self._record(task)
+
+    def _executor(self, name: str) -> Executor:
+        if name not in self.executors:
+            self.executors[name] = Executor(
+                self.ctx,
+                self.o.adapters[name],
+                committee=self.committee,
+                docs=self.docs,
+                memory=self.o.memory,
+                root=self.root,
+                recorder=self.recorder,
+            )
+        return self.executors[name]
+
+    def _inputs(self, task: Task) -> list[Path]:
+        files: dict[str, Path] = {}
+        for dep in task.spec.depends_on:
+            report = self.board.tasks[dep].report
+            for rel in report.artifacts if report else ():
+                path = self.root / rel
+                if path.suffix.lower() in INPUT_SUFFIXES and path.name != "transcript.json":
+                    files.setdefault(path.name, path)
+        return list(files.values())
+
+    def _record(self, task: Task) -> None:
+        report = task.report
+        self.recorder.subtask(
+            task.spec.id,
+            executor=task.spec.executor,
+            instruction=task.spec.instruction,
+            spec=task.spec.model_dump(),
+            status=task.status,
+            attempts=report.attempts if report else 0,
+            report=report.as_dict() if report else None,
+            child_run_id=report.child_run_id if report else None,
+        )

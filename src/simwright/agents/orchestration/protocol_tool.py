@@ -1,0 +1,160 @@
+"""A deterministic protocol as one tool: a whole typed graph run by the :class:`Runner`.
+
+A ``protocol`` subtask names a registered protocol and its parameters (validated by
+the protocol) or only words, which :func:`~simwright.protocols.requests.resolve_request`
+turns into a protocol and parameters without any model. The graph runs as its own
+run (linked to the agent run as the subtask's ``child_run_id``); no script is
+written and no model is asked unless the graph reaches a decision point and a
+decider is given. The report's values are the protocol's quantities, their
+sources the protocol's artifacts, the structure summaries those the runner
+recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import anyio
+from pydantic import BaseModel
+
+from simwright.agents.replies import OutputValue, SubtaskSpec
+from simwright.agents.review.fabrication import TraceIndex, artifact_numbers
+from simwright.agents.review.reports import SubtaskReport
+from simwright.errors import SimwrightError
+from simwright.graph import Decider, Runner, RunObserver, RunOutcome
+from simwright.protocols.registry import Protocol
+from simwright.results import ProtocolResult, Quantity
+from simwright.settings import Settings
+from simwright.store import Store
+
+DeciderFactory = Callable[[], Decider | None]
+
+
+class ProtocolTool:
+    """Runs protocol subtasks with the store, settings and (optionally) a decider."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        protocols: Mapping[str, Protocol],
+        *,
+        decider: DeciderFactory | None = None,
+        observer: RunObserver | None = None,
+        modules: Sequence[object] | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.protocols = protocols
+        self.decider = decider
+        self.observer = observer
+        self.modules = modules
+
+    def resolve(self, spec: SubtaskSpec) -> tuple[Protocol, BaseModel]:
+        """The protocol and validated parameters of ``spec`` (raises a SimwrightError)."""
+        from simwright.errors import ValidationError
+        from simwright.protocols.requests import resolve_request
+
+        if spec.protocol is not None and spec.parameters:
+            if spec.protocol not in self.protocols:
+                raise ValidationError(
+                    f"unknown protocol {spec.protocol!r}; known: {', '.join(self.protocols)}"
+                )
+            proto = self.protocols[spec.protocol]
+            return proto, proto.validate(spec.parameters)
+        resolved = resolve_request(spec.instruction, self.protocols, self.modules)  # type: ignore[arg-type]
+        if spec.protocol is not None and resolved.protocol.name != spec.protocol:
+            raise ValidationError(
+                f"the instruction reads as protocol {resolved.protocol.name!r}, not "
+                f"{spec.protocol!r}; give the parameters explicitly"
+            )
+        return resolved.protocol, resolved.params
+
+    async def run(self, spec: SubtaskSpec) -> SubtaskReport:
+        """Run the protocol of ``spec`` to its end; the subtask's report."""
+        try:
+            proto, params = self.resolve(spec)
+        except SimwrightError as exc:
+            return _failed(spec, f"cannot run the protocol: {exc}")
+        runner = Runner(
+            self.store,
+            self.settings,
+            decider=self.decider() if self.decider else None,
+            observer=self.observer,
+        )
+
+        def start() -> RunOutcome:
+            return runner.start(
+                proto.graph,
+                proto.first_step(params),
+                protocol=proto.name,
+                params=params,
+                request=spec.instruction,
+            )
+
+        outcome = await anyio.to_thread.run_sync(start)
+        return self.report(spec, outcome)
+
+    def report(self, spec: SubtaskSpec, outcome: RunOutcome) -> SubtaskReport:
+        """The report of a finished protocol run."""
+        run_id = outcome.run_id
+        artifacts = tuple(f"{run_id}/{a.path}" for a in self.store.artifacts(run_id))
+        structures = tuple(
+            {"file": f"{run_id}/steps/{s.seq:03d}-{s.name}/{entry.get('name', '')}", **entry}
+            for s in self.store.steps(run_id)
+            if s.structure_json
+            for entry in json.loads(s.structure_json)
+        )
+        if outcome.status != "completed" or not isinstance(outcome.result, ProtocolResult):
+            error = outcome.error or f"the protocol run ended as {outcome.status}"
+            return _failed(spec, error, run_id, artifacts, structures)
+        result = outcome.result
+        outputs = {
+            name: OutputValue(
+                value=q.value, unit=q.unit, source=self._source(run_id, q, outcome.run_dir)
+            )
+            for name, q in result.values.items()
+        }
+        return SubtaskReport(
+            subtask_id=spec.id,
+            executor="protocol",
+            status="completed",
+            outputs=outputs,
+            missing=tuple(n for n in spec.required_outputs if n not in outputs),
+            structures=structures,
+            artifacts=artifacts,
+            summary=result.summary,
+            child_run_id=run_id,
+            folders=(run_id,),
+        )
+
+    @staticmethod
+    def _source(run_id: str, q: Quantity, run_dir: Path) -> str:
+        if q.source:
+            return f"{run_id}/{q.source}"
+        for path in sorted(run_dir.rglob("*")):
+            if path.is_file() and TraceIndex(artifact_numbers(path)).contains(q.value, 1e-9):
+                return f"{run_id}/{path.relative_to(run_dir)}"
+        return f"{run_id}/"
+
+
+def _failed(
+    spec: SubtaskSpec,
+    error: str,
+    run_id: str | None = None,
+    artifacts: tuple[str, ...] = (),
+    structures: tuple[dict[str, object], ...] = (),
+) -> SubtaskReport:
+    return SubtaskReport(
+        subtask_id=spec.id,
+        executor="protocol",
+        status="failed",
+        missing=tuple(spec.required_outputs),
+        structures=structures,
+        artifacts=artifacts,
+        error=error,
+        child_run_id=run_id,
+        folders=(run_id,) if run_id else (),
+    )

@@ -1,0 +1,3 @@
+"""Agent configuration and assembly: settings, providers, model tiers, prompts and the injected
+bundle.
+"""

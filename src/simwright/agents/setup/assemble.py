@@ -1,0 +1,86 @@
+"""Assembling an orchestrator from the configuration, at the edge (CLI, service, benchmark)."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from simwright.agents.execution.adapters import (
+    EngineAdapter,
+    LammpsAdapter,
+    PackmolAdapter,
+    PwAdapter,
+)
+from simwright.agents.execution.adapters_specs import AnalysisAdapter, AseAdapter
+from simwright.agents.execution.examples import KnowledgeMemory
+from simwright.agents.hooks import model_decider
+from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
+from simwright.agents.orchestration.orchestrator import Orchestrator
+from simwright.agents.setup.bundle import ModelFactory
+from simwright.agents.setup.config import AgentSettings, ModelRef
+from simwright.settings import Settings
+from simwright.store import Store
+
+if TYPE_CHECKING:
+    from pydantic_ai.models import Model
+
+
+def default_adapters(agent: AgentSettings, settings: Settings) -> dict[str, EngineAdapter]:
+    """An adapter per engine; LAMMPS, PACKMOL and pw.x only when installed."""
+    from simwright.engines.lammps.launcher import find_lmp
+    from simwright.engines.packmol import find_packmol
+    from simwright.errors import EngineError
+
+    adapters: dict[str, EngineAdapter] = {"ase": AseAdapter(), "analysis": AnalysisAdapter()}
+    threads = settings.threads or 1
+    with contextlib.suppress(EngineError):
+        adapters["lammps"] = LammpsAdapter(
+            find_lmp(),
+            max_steps=agent.max_md_steps,
+            timeout_s=agent.engine_timeout_s,
+            threads=threads,
+        )
+    with contextlib.suppress(EngineError):
+        adapters["packmol"] = PackmolAdapter(find_packmol(), timeout_s=agent.engine_timeout_s)
+    pw = settings.engine_paths.get("pw.x", "pw.x")
+    if shutil.which(pw):
+        adapters["pwx"] = PwAdapter(pw, timeout_s=agent.engine_timeout_s)
+    return adapters
+
+
+def build_orchestrator(
+    agent: AgentSettings,
+    settings: Settings,
+    store: Store,
+    *,
+    factory: ModelFactory | None = None,
+    clarifier: Clarifier | None = None,
+    knowledge_dir: Path | None = None,
+) -> Orchestrator:
+    """The production orchestrator: registered protocols, shipped modules, installed
+    engines, installed documentation, the home's episodic memory."""
+    from simwright.agents.setup.providers import build_model
+    from simwright.knowledge.docs.library import DocLibrary
+    from simwright.knowledge.memory.episodic import MemoryStore
+    from simwright.knowledge.modules import load_modules
+    from simwright.protocols import load_protocols
+
+    def production(ref: ModelRef) -> Model:
+        return build_model(ref, agent)
+
+    return Orchestrator(
+        settings=agent,
+        factory=factory or production,
+        store=store,
+        sim_settings=settings,
+        protocols=load_protocols(),
+        modules=load_modules(),
+        adapters=default_adapters(agent, settings),
+        clarifier=clarifier or NoClarifier(),
+        memory=KnowledgeMemory(MemoryStore.at_home(settings.home)),
+        docs=DocLibrary(settings.home / "docs"),
+        knowledge_dir=knowledge_dir or settings.home / "knowledge",
+        decider=model_decider,
+    )

@@ -1,0 +1,90 @@
+"""From a :class:`~simwright.agents.setup.config.ModelRef` to a pydantic-ai ``Model``.
+
+Keys come from :class:`~simwright.agents.setup.config.AgentSettings` (read at the edge), never
+from the environment here.
+
+| provider | how |
+|---|---|
+| ``openai`` | OpenAI chat completions (a ``base_url`` makes it any compatible server) |
+| ``anthropic`` | Anthropic messages API |
+| ``gemini`` | Google's OpenAI-compatible endpoint (needs only the ``openai`` client) |
+| ``google-gla``, ``google-vertex`` | pydantic-ai's Google model (``pydantic-ai-slim[google]``) |
+| ``openai-compatible``, ``local`` | any OpenAI-compatible server at ``base_url`` |
+| ``ollama``, ``vllm``, ``llamacpp`` | the same, with the server's usual local URL as default |
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from simwright.agents.errors import AgentConfigError
+from simwright.agents.setup.config import AgentSettings, ModelRef
+
+if TYPE_CHECKING:
+    from pydantic_ai.models import Model
+
+GEMINI_OPENAI_URL = "https://generativelanguage.googleapis.com/v1beta/openai/"
+LOCAL_URLS: dict[str, str] = {
+    "ollama": "http://localhost:11434/v1",
+    "vllm": "http://localhost:8000/v1",
+    "llamacpp": "http://localhost:8080/v1",
+}
+COMPATIBLE = frozenset({"openai-compatible", "local", *LOCAL_URLS})
+INSTALL_HINT = "install the agents extra: pip install 'simwright[agents]'"
+
+
+def build_model(ref: ModelRef, settings: AgentSettings) -> Model:
+    """The pydantic-ai model for ``ref``; :class:`AgentConfigError` when it cannot be built."""
+    try:
+        return _build(ref, settings)
+    except ImportError as exc:
+        raise AgentConfigError(f"model {ref.name!r}: {exc}; {INSTALL_HINT}") from exc
+    except AgentConfigError:
+        raise
+    except Exception as exc:  # pydantic-ai reports a missing key or package as UserError
+        raise AgentConfigError(f"model {ref.name!r} cannot be used: {exc}") from exc
+
+
+def _build(ref: ModelRef, settings: AgentSettings) -> Model:
+    provider = ref.provider
+    if provider in COMPATIBLE or (provider == "openai" and ref.base_url):
+        url = ref.base_url or LOCAL_URLS.get(provider)
+        if url is None:
+            raise AgentConfigError(
+                f"model {ref.name!r} needs a server URL: set SIMWRIGHT_MODEL_BASE_URL"
+            )
+        key = settings.key("compatible") or settings.key("openai") or "not-needed"
+        return _openai(ref.model, url, key)
+    if provider == "openai":
+        return _openai(ref.model, None, _required_key(settings, "openai", "OPENAI_API_KEY"))
+    if provider == "gemini":
+        key = _required_key(settings, "gemini", "GEMINI_API_KEY")
+        return _openai(ref.model, ref.base_url or GEMINI_OPENAI_URL, key)
+    if provider == "anthropic":
+        from pydantic_ai.models.anthropic import AnthropicModel
+        from pydantic_ai.providers.anthropic import AnthropicProvider
+
+        key = _required_key(settings, "anthropic", "ANTHROPIC_API_KEY")
+        return AnthropicModel(ref.model, provider=AnthropicProvider(api_key=key))
+    if provider in ("google-gla", "google-vertex"):
+        from pydantic_ai.models import infer_model
+
+        return infer_model(ref.name)
+    raise AgentConfigError(
+        f"unknown model provider {provider!r} in {ref.name!r}; use openai, anthropic, gemini, "
+        "google-gla, ollama, vllm, llamacpp or openai-compatible (with a base URL)"
+    )
+
+
+def _openai(name: str, base_url: str | None, key: str) -> Model:
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    return OpenAIChatModel(name, provider=OpenAIProvider(base_url=base_url, api_key=key))
+
+
+def _required_key(settings: AgentSettings, provider: str, variable: str) -> str:
+    key = settings.key(provider)
+    if not key:
+        raise AgentConfigError(f"{provider} models need an API key: set {variable}")
+    return key

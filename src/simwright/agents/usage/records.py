@@ -1,0 +1,228 @@
+"""Everything an agent run writes to the provenance store.
+
+An agent run is a row of ``runs`` (protocol ``agent``) with its directory
+``runs/<run_id>/``. Model requests go to ``agent_usage`` (one row each), subtasks
+to ``agent_subtasks``, committee rounds to ``agent_reviews``; orchestration events
+to ``events``. Each executor attempt is recorded as a step (``subtask:<id>``) with
+the files of its working directory as artifacts and its engine calls (dry runs,
+runs), so ``simwright show`` lists them like any protocol step.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from simwright import __version__
+from simwright.agents.usage.ledger import UsageEntry
+from simwright.engines.base import EngineCall
+from simwright.graph import codec
+from simwright.graph.runner import new_run_id
+from simwright.settings import Settings
+from simwright.store import RunRow, Store, sha256_file
+from simwright.store.models import utcnow
+from simwright.store.models_agents import AgentReviewRow, AgentSubtaskRow, AgentUsageRow
+from simwright.store.records import ArtifactRecord, EventRecord, StepOutcome
+
+AGENT_PROTOCOL = "agent"
+MAX_ARTIFACTS = 200
+
+
+class AgentRecorder:
+    """Writes the records of one agent run."""
+
+    def __init__(self, store: Store, run_id: str, run_dir: Path) -> None:
+        self.store = store
+        self.run_id = run_id
+        self.run_dir = run_dir
+        self._seq = len(store.steps(run_id))
+
+    @classmethod
+    def start(
+        cls, store: Store, settings: Settings, request: str, params: Mapping[str, Any]
+    ) -> AgentRecorder:
+        """Create the run (status ``running``) and its directory."""
+        run_id = new_run_id()
+        run_dir = settings.runs_path / run_id
+        run_dir.mkdir(parents=True)
+        store.create_run(
+            run_id,
+            AGENT_PROTOCOL,
+            request=request,
+            params_json=codec.dumps(json.loads(json.dumps(dict(params), default=str))),
+            workdir=str(run_dir),
+            version=__version__,
+        )
+        return cls(store, run_id, run_dir)
+
+    # -- usage and events ---------------------------------------------------
+    def usage(self, e: UsageEntry) -> None:
+        """Write one model request."""
+        with self.store.transaction() as s:
+            s.add(
+                AgentUsageRow(
+                    run_id=self.run_id,
+                    role=e.role,
+                    subtask=e.subtask,
+                    model=e.model,
+                    ok=e.ok,
+                    requests=e.requests,
+                    input_tokens=e.input_tokens,
+                    output_tokens=e.output_tokens,
+                    prompt_tokens=e.prompt_tokens,
+                    cost_usd=e.cost_usd,
+                )
+            )
+
+    def note(self, kind: str, message: str, payload: Mapping[str, Any]) -> None:
+        """Write an event of the run."""
+        self.store.add_event(
+            self.run_id, EventRecord(kind, message[:2000], json.dumps(dict(payload), default=str))
+        )
+
+    # -- subtasks and reviews ----------------------------------------------
+    def subtask(
+        self,
+        subtask_id: str,
+        *,
+        executor: str,
+        instruction: str,
+        spec: Mapping[str, Any],
+        status: str,
+        attempts: int = 0,
+        report: Mapping[str, Any] | None = None,
+        child_run_id: str | None = None,
+    ) -> None:
+        """Insert or update a subtask."""
+        from sqlalchemy import select
+
+        with self.store.transaction() as s:
+            q = select(AgentSubtaskRow).where(
+                AgentSubtaskRow.run_id == self.run_id, AgentSubtaskRow.subtask_id == subtask_id
+            )
+            row = s.scalars(q).first()
+            if row is None:
+                row = AgentSubtaskRow(run_id=self.run_id, subtask_id=subtask_id)
+                s.add(row)
+            row.executor = executor
+            row.instruction = instruction
+            row.spec_json = json.dumps(dict(spec), default=str)
+            row.status = status
+            row.attempts = attempts
+            row.report_json = json.dumps(dict(report or {}), default=str)
+            row.child_run_id = child_run_id
+            row.updated_at = utcnow()
+
+    def review(
+        self,
+        subtask_id: str,
+        *,
+        point: str,
+        round_: int,
+        verdict: str,
+        votes: Sequence[Mapping[str, Any]],
+        feedback: str,
+    ) -> None:
+        """Write one round of the critic committee."""
+        with self.store.transaction() as s:
+            s.add(
+                AgentReviewRow(
+                    run_id=self.run_id,
+                    subtask_id=subtask_id,
+                    point=point,
+                    round=round_,
+                    verdict=verdict,
+                    votes_json=json.dumps([dict(v) for v in votes]),
+                    feedback=feedback,
+                )
+            )
+
+    # -- executor attempts as steps -----------------------------------------
+    def attempt(
+        self,
+        subtask_id: str,
+        attempt: int,
+        workdir: Path,
+        *,
+        status: str,
+        engine_calls: Iterable[EngineCall] = (),
+        error: str | None = None,
+        wall_s: float = 0.0,
+        spec: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Record one executor attempt as a step with its files and engine calls."""
+        self._seq += 1
+        spec_json = json.dumps(dict(spec or {}), default=str, sort_keys=True)
+        step_id = self.store.begin_step(
+            self.run_id,
+            seq=self._seq,
+            attempt=attempt,
+            name=f"subtask:{subtask_id}",
+            step_json=spec_json,
+            inputs_hash=_hash(spec_json),
+            workdir=str(workdir),
+        )
+        self.store.finish_step(
+            self.run_id,
+            StepOutcome(
+                step_id=step_id,
+                status=status,
+                wall_s=wall_s,
+                decided_by="agent",
+                error=error,
+                artifacts=tuple(self._artifacts(workdir)),
+                engine_calls=tuple(engine_calls),
+            ),
+        )
+
+    def _artifacts(self, workdir: Path) -> list[ArtifactRecord]:
+        if not workdir.is_dir():
+            return []
+        files = sorted(p for p in workdir.rglob("*") if p.is_file())[:MAX_ARTIFACTS]
+        out = []
+        for path in files:
+            try:
+                rel = str(path.resolve().relative_to(self.run_dir.resolve()))
+            except ValueError:
+                continue
+            out.append(ArtifactRecord(rel, sha256_file(path), path.stat().st_size, _kind(path)))
+        return out
+
+    # -- the end ------------------------------------------------------------
+    def finish(self, status: str, result: Mapping[str, Any] | None, error: str | None) -> None:
+        """Set the run's final status, result and error in one transaction."""
+        with self.store.transaction() as s:
+            run = s.get(RunRow, self.run_id)
+            assert run is not None
+            run.status = status
+            run.error = error
+            run.result_json = json.dumps(dict(result), default=str) if result is not None else None
+            run.updated_at = utcnow()
+
+
+def _hash(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _kind(path: Path) -> str:
+    suffix = path.suffix.lower()
+    return {
+        ".h5": "table",
+        ".extxyz": "structure",
+        ".xyz": "structure",
+        ".json": "json",
+        ".lammps": "script",
+        ".in": "script",
+        ".inp": "script",
+        ".yaml": "script",
+    }.get(suffix, "file")
+
+
+def elapsed(start: float) -> float:
+    """Seconds since ``start`` (``time.perf_counter``)."""
+    return time.perf_counter() - start

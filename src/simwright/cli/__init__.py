@@ -1,0 +1,3 @@
+"""The command line: every Typer command and Rich view of simwright lives here; the domain
+packages import neither Typer nor Rich.
+"""

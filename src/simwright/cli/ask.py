@@ -1,0 +1,88 @@
+"""``simwright ask "<request>"``: the orchestrator from the command line.
+
+Register it in ``simwright/cli.py`` with ``app.command("ask")(ask)``. The environment
+and the configuration file are read here, at the edge, into ``AgentSettings``.
+Exit codes: 0 answered, 1 the run failed or hit a cap, 2 refused before any work
+(no model configured, invalid configuration), 3 the request needs clarification.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from simwright.cli.common import HomeOpt, JsonOpt, emit, err, handled, open_store, out, settings_for
+
+if TYPE_CHECKING:
+    from simwright.agents.orchestration.orchestrator import AgentOutcome
+    from simwright.store import Store
+
+EXIT = {"completed": 0, "failed": 1, "budget_exceeded": 1, "needs_clarification": 3}
+
+
+@handled
+def ask(
+    request: Annotated[str, typer.Argument(help="What to compute, in words.")],
+    article: Annotated[
+        Path | None,
+        typer.Option(help="A paper (text or markdown) whose procedure becomes a knowledge module."),
+    ] = None,
+    interactive: Annotated[
+        bool,
+        typer.Option("--interactive/--no-interactive", help="Ask clarifying questions on stdin."),
+    ] = True,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Answer a request with the agents (needs a model: see SIMWRIGHT_MODEL)."""
+    from simwright.agents.errors import AgentConfigError
+
+    settings = settings_for(home)
+    if importlib.util.find_spec("pydantic_ai") is None:
+        raise AgentConfigError("the agents need pydantic-ai: pip install 'simwright[agents]'")
+    from simwright.agents.orchestration.clarify import NoClarifier, PromptClarifier
+    from simwright.agents.setup.assemble import build_orchestrator
+    from simwright.agents.setup.config import load_agent_settings
+
+    agent = load_agent_settings(os.environ, settings.home)
+    store = open_store(settings)
+    clarifier = (
+        PromptClarifier(lambda q: str(typer.prompt(q, default="", show_default=False)))
+        if interactive and sys.stdin.isatty()
+        else NoClarifier()
+    )
+    text = article.read_text(encoding="utf-8", errors="replace") if article else None
+    orchestrator = build_orchestrator(agent, settings, store, clarifier=clarifier)
+    outcome = orchestrator.run(request, text)
+    _print(store, outcome, json_out)
+    raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+def _print(store: Store, outcome: AgentOutcome, json_out: bool) -> None:
+    from simwright.agents.usage.view import usage_json, usage_lines_from_json
+
+    usage = usage_json(store, outcome.run_id)
+    if json_out:
+        data: dict[str, Any] = outcome.as_dict()
+        data["usage"] = usage
+        emit(data)
+        return
+    color = "green" if outcome.status == "completed" else "red"
+    out.print(f"run [bold]{outcome.run_id}[/]: [{color}]{outcome.status}[/]")
+    if outcome.answer is not None:
+        out.print(outcome.answer.summary, markup=False, highlight=False)
+        for v in outcome.answer.values:
+            out.print(
+                f"  {v.name} = {v.value:g} {v.unit}  ({v.source})", markup=False, highlight=False
+            )
+    if outcome.error:
+        err.print(f"[red]error:[/] {escape(str(outcome.error))}", highlight=False)
+    for line in usage_lines_from_json(usage):
+        out.print(line, markup=False, highlight=False)
+    out.print(f"details: simwright show {outcome.run_id}")

@@ -1,0 +1,282 @@
+"""``simwright campaign ...``: validate, plan, run, status, resume, review, approve.
+
+A Typer sub-app (``campaign_app``) mounted by the main CLI; also runnable alone
+as ``python -m simwright.campaign``. Exit codes: 0 completed (or paused by a
+limit), 1 failed, 2 input refused, 3 waiting for review, 130 interrupted.
+The command line configures no reviewer: events wait for ``approve``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from simwright.cli.common import (
+    HomeOpt,
+    JsonOpt,
+    emit,
+    err,
+    handled,
+    open_store,
+    out,
+    settings_for,
+)
+
+if TYPE_CHECKING:
+    from simwright.campaign.runner import CampaignRunner
+    from simwright.campaign.spec import CampaignSpec
+    from simwright.settings import Settings
+
+campaign_app = typer.Typer(
+    help="Campaigns: systems × an ordered path of conditions, advanced by rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT = {"completed": 0, "paused": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
+
+SpecArg = Annotated[Path, typer.Argument(help="A campaign spec (YAML).")]
+CampaignArg = Annotated[str, typer.Argument(help="Campaign id (or a unique prefix).")]
+MaxSegments = Annotated[
+    int | None, typer.Option("--max-segments", help="Stop after this many segments.")
+]
+MaxStates = Annotated[
+    int | None, typer.Option("--max-states", help="Stop after this many states are archived.")
+]
+ReportOpt = Annotated[
+    bool, typer.Option("--report/--no-report", help="Write report/ with plots after running.")
+]
+
+
+def _load(path: Path, settings: Settings) -> CampaignSpec:
+    from simwright.campaign.segment_engines import engine_names, make_engine
+    from simwright.campaign.spec_load import (
+        CampaignSpecError,
+        SpecProblem,
+        parse_spec,
+        read_spec_data,
+    )
+
+    data = read_spec_data(path)
+    segment = data.get("segment")
+    name = segment.get("engine") if isinstance(segment, dict) else None
+    known = engine_names()
+    checker = make_engine(name, settings) if isinstance(name, str) and name in known else None
+    spec = parse_spec(data, str(path), checker)
+    if checker is None:
+        problem = SpecProblem(
+            "segment.engine", f"unknown engine {name!r}; known: {', '.join(known)}"
+        )
+        raise CampaignSpecError(str(path), [problem])
+    return spec
+
+
+def _runner(settings: Settings, engine: str, report: bool) -> CampaignRunner:
+    from simwright.campaign.report import write_report
+    from simwright.campaign.runner import CampaignRunner
+    from simwright.campaign.segment_engines import make_engine
+    from simwright.cli.campaign_views import ProgressObserver
+
+    return CampaignRunner(
+        open_store(settings),
+        make_engine(engine, settings),
+        root=settings.home / "campaigns",
+        observer=ProgressObserver(err),
+        report=write_report if report else None,
+    )
+
+
+def _finish(runner: CampaignRunner, campaign_id: str, json_out: bool) -> None:
+    from simwright.campaign.report import campaign_json
+    from simwright.cli.campaign_views import print_status
+
+    data = campaign_json(runner.cstore, campaign_id)
+    if json_out:
+        emit(data)
+    else:
+        print_status(out, data)
+    raise typer.Exit(EXIT.get(data["status"], 1))
+
+
+@campaign_app.command("validate")
+@handled
+def validate(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
+    """Check a campaign spec: schema, consistency and the engine's own checks."""
+    loaded = _load(spec, settings_for(home))
+    summary = {
+        "status": "valid",
+        "spec": str(spec),
+        "name": loaded.name,
+        "engine": loaded.segment.engine,
+        "systems": [s.name for s in loaded.systems],
+        "conditions": [c.name for c in loaded.conditions],
+        "states": len(loaded.systems) * len(loaded.conditions),
+        "spec_sha256": loaded.sha256(),
+    }
+    if json_out:
+        emit(summary)
+    else:
+        out.print(
+            f"[green]valid[/] {spec}: {summary['states']} states "
+            f"({len(loaded.systems)} systems × {len(loaded.conditions)} conditions), "
+            f"engine {loaded.segment.engine}"
+        )
+
+
+@campaign_app.command("plan")
+@handled
+def plan_cmd(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
+    """Show the states in execution order with their segment and step budgets."""
+    from simwright.campaign.plan import plan
+    from simwright.cli.campaign_views import print_plan
+
+    data = plan(_load(spec, settings_for(home)))
+    if json_out:
+        emit(data)
+    else:
+        print_plan(out, data)
+
+
+@campaign_app.command("run")
+@handled
+def run(
+    spec: SpecArg,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+    max_segments: MaxSegments = None,
+    max_states: MaxStates = None,
+    report: ReportOpt = True,
+) -> None:
+    """Create a campaign from a spec and run it until nothing can run."""
+    settings = settings_for(home)
+    loaded = _load(spec, settings)
+    runner = _runner(settings, loaded.segment.engine, report)
+    campaign_id = runner.create(loaded, spec.read_text(encoding="utf-8"))
+    err.print(f"campaign {campaign_id}", highlight=False)
+    runner.run(campaign_id, max_segments=max_segments, max_states=max_states)
+    _finish(runner, campaign_id, json_out)
+
+
+@campaign_app.command("resume")
+@handled
+def resume(
+    campaign: CampaignArg,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+    max_segments: MaxSegments = None,
+    max_states: MaxStates = None,
+    report: ReportOpt = True,
+) -> None:
+    """Continue a campaign (killed, paused or approved) from its committed records."""
+    settings = settings_for(home)
+    engine = _campaign_engine(settings, campaign)
+    runner = _runner(settings, engine, report)
+    outcome = runner.run(campaign, max_segments=max_segments, max_states=max_states)
+    _finish(runner, outcome.campaign_id, json_out)
+
+
+def _campaign_engine(settings: Settings, campaign: str) -> str:
+    from simwright.campaign.repository import CampaignStore
+
+    return CampaignStore(open_store(settings)).campaign(campaign).engine
+
+
+@campaign_app.command("status")
+@handled
+def status(campaign: CampaignArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
+    """Show a campaign's states (cycles, local steps, accepted values) and open events."""
+    from simwright.campaign.report import campaign_json
+    from simwright.campaign.repository import CampaignStore
+    from simwright.cli.campaign_views import print_status
+
+    data = campaign_json(CampaignStore(open_store(settings_for(home))), campaign)
+    if json_out:
+        emit(data)
+    else:
+        print_status(out, data)
+
+
+@campaign_app.command("review")
+@handled
+def review(
+    campaign: CampaignArg,
+    event: Annotated[str | None, typer.Argument(help="An event id or number.")] = None,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """List the events waiting for review, or show one event with its evidence."""
+    from simwright.campaign.events import EVENT_FILE, EVIDENCE_FILE, read_json
+    from simwright.campaign.report import event_json
+    from simwright.campaign.repository import CampaignStore
+    from simwright.campaign.runner import resolve_event
+    from simwright.cli.campaign_views import print_event, print_events
+
+    cstore = CampaignStore(open_store(settings_for(home)))
+    row = cstore.campaign(campaign)
+    if event is None:
+        events = [event_json(e) for e in cstore.events(row.id, status="open")]
+        if json_out:
+            emit({"campaign_id": row.id, "open_events": events})
+        else:
+            print_events(out, events)
+        return
+    found = resolve_event(cstore, row.id, event)
+    directory = Path(found.directory)
+    data = {
+        "event": read_json(directory / EVENT_FILE),
+        "evidence": read_json(directory / EVIDENCE_FILE),
+        "status": found.status,
+    }
+    if json_out:
+        emit(data)
+    else:
+        print_event(out, data)
+
+
+@campaign_app.command("approve")
+@handled
+def approve(
+    campaign: CampaignArg,
+    event: Annotated[str, typer.Argument(help="The event id or number to decide.")],
+    action: Annotated[
+        str, typer.Option(help="continue, accept, retry, stop, rebuild or acknowledge.")
+    ],
+    segment_steps: Annotated[
+        int | None, typer.Option(help="Length of the next segment (local steps).")
+    ] = None,
+    rationale: Annotated[str, typer.Option(help="Why (kept with the decision).")] = "",
+    reviewer: Annotated[str, typer.Option(help="Who decides.")] = "human",
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Record a human decision on an event; `resume` then continues the campaign."""
+    from simwright.campaign.runner import resolve_event
+    from simwright.campaign.status import CampaignError
+
+    settings = settings_for(home)
+    runner = _runner(settings, _campaign_engine(settings, campaign), report=False)
+    row = runner.cstore.campaign(campaign)
+    found = resolve_event(runner.cstore, row.id, event)
+    decision = {
+        "event_id": found.id,
+        "action": action,
+        "confidence": 1.0,
+        "parameter_changes": {"segment_steps": segment_steps} if segment_steps else {},
+        "rationale": rationale,
+    }
+    validation = runner.approve(row.id, found.id, decision, reviewer)
+    if json_out:
+        emit(validation.as_dict())
+        raise typer.Exit(0 if validation.valid else 2)
+    if not validation.valid:
+        raise CampaignError("decision refused: " + "; ".join(validation.problems))
+    out.print(f"[green]{validation.outcome}[/]; run `simwright campaign resume {row.id}`")
+
+
+def main() -> None:
+    """Run the campaign commands alone (``python -m simwright.campaign``)."""
+    campaign_app()

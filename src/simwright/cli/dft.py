@@ -1,0 +1,139 @@
+"""``simwright dft ...``: the pw.x knowledge graph and the recommender on the command line.
+
+A Typer sub-app (``dft_app``) mounted by the main CLI::
+
+    simwright dft params search smearing [--json]
+    simwright dft params show degauss [--json]
+    simwright dft recommend "Cu(111) slab with PBE" [--json]
+    simwright dft validate pw.in.yaml [--json]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from simwright.errors import SimwrightError
+
+dft_app = typer.Typer(
+    help="DFT with Quantum ESPRESSO: pw.x parameters and recommendations.", no_args_is_help=True
+)
+params_app = typer.Typer(help="The pw.x parameter knowledge graph.", no_args_is_help=True)
+dft_app.add_typer(params_app, name="params")
+
+_out = Console(soft_wrap=True)
+_err = Console(stderr=True)
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+
+
+def _fail(exc: SimwrightError, json_out: bool) -> typer.Exit:
+    if json_out:
+        _emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
+    else:
+        _err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
+    return typer.Exit(2)
+
+
+@params_app.command("search")
+def params_search(
+    query: Annotated[str, typer.Argument(help="words to look for in names and descriptions")],
+    limit: Annotated[int, typer.Option("--limit", "-n", help="at most this many hits")] = 20,
+    json_out: JsonOpt = False,
+) -> None:
+    """Find pw.x variables and cards by name or description."""
+    from simwright.dft.knowledge_graph import load_knowledge_graph
+
+    hits = load_knowledge_graph().search(query, limit=limit)
+    if json_out:
+        _emit({"query": query, "count": len(hits), "results": [h.as_dict() for h in hits]})
+        return
+    if not hits:
+        _out.print(f"no pw.x variable matches {query!r}")
+        raise typer.Exit(1)
+    for h in hits:
+        _out.print(h.summary(), markup=False, highlight=False)
+
+
+@params_app.command("show")
+def params_show(
+    name: Annotated[str, typer.Argument(help="a variable or card, e.g. degauss, K_POINTS")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Show one variable: type, default, allowed values, what it needs and what activates it."""
+    from simwright.dft.knowledge_graph import load_knowledge_graph
+
+    try:
+        view = load_knowledge_graph().show(name)
+    except SimwrightError as exc:
+        raise _fail(exc, json_out) from exc
+    if json_out:
+        _emit(view.as_dict())
+    else:
+        _out.print(view.text(), markup=False, highlight=False)
+
+
+@dft_app.command("recommend")
+def recommend_cmd(
+    request: Annotated[str, typer.Argument(help='e.g. "graphene", "Cu(111) slab with PBE"')],
+    home: Annotated[Path | None, typer.Option("--home", help="simwright home")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Recommend a structure and a complete pw.x input for a request (nothing is run)."""
+    from simwright.dft.recommender import recommend
+    from simwright.dft.request import request_from_text
+    from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
+    from simwright.engines.espresso.template import render
+    from simwright.settings import load_settings
+
+    try:
+        settings = load_settings()
+        root = home.expanduser().resolve() if home else settings.home
+        rec = recommend(request_from_text(request), PseudoLibrary(default_pseudo_dirs(root)))
+    except SimwrightError as exc:
+        raise _fail(exc, json_out) from exc
+    if json_out:
+        _emit({**rec.as_dict(), "input": render(rec.template)})
+    else:
+        _out.print(rec.text(), markup=False, highlight=False)
+        _out.print("\n" + render(rec.template), markup=False, highlight=False)
+
+
+@dft_app.command("validate")
+def validate_cmd(
+    path: Annotated[Path, typer.Argument(help="YAML or JSON: namelist -> variable -> value")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Check pw.x namelists against the knowledge graph (exit 1 when there are errors)."""
+    import yaml
+
+    from simwright.dft.validation import errors, validate_input
+    from simwright.errors import ParseError
+
+    try:
+        data = yaml.safe_load(path.read_text())
+        if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+            raise ParseError(f"{path}: expected a mapping namelist -> variable -> value")
+        problems = validate_input(data)
+    except (OSError, yaml.YAMLError) as exc:
+        raise _fail(ParseError(f"{path}: {exc}"), json_out) from exc
+    except SimwrightError as exc:
+        raise _fail(exc, json_out) from exc
+    if json_out:
+        _emit({"ok": not errors(problems), "problems": [p.as_dict() for p in problems]})
+    else:
+        for p in problems:
+            _out.print(f"{p.severity}: {p.message}", markup=False, highlight=False)
+        if not problems:
+            _out.print("no problems found")
+    if errors(problems):
+        raise typer.Exit(1)

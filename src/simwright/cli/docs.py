@@ -1,0 +1,112 @@
+"""The ``simwright docs`` commands: install and search the documentation of engines.
+
+``docs_app`` is mounted as ``simwright docs``. Like the rest of the command line it is
+thin and cheap to import: the library, the index and the embedder load only when a
+command runs; simwright's errors become a message (or ``{"status": "error", ...}``
+with ``--json``) and exit code 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, cast
+
+import typer
+
+from simwright.cli.common import HomeOpt, JsonOpt, emit, err, handled, out, settings_for
+
+if TYPE_CHECKING:
+    from simwright.knowledge.docs.retrieval import Hit, Mode
+
+PASSAGE_CHARS = 180
+
+docs_app = typer.Typer(
+    help="Search engine documentation (LAMMPS manual, ASE, freud, MDAnalysis, pw.x).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def hits_table(hits: list[Hit], title: str) -> Any:
+    """A Rich table of search hits."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col in ("#", "page", "title", "score", "passage"):
+        table.add_column(col, overflow="fold")
+    for n, h in enumerate(hits, start=1):
+        passage = h.passage if len(h.passage) <= PASSAGE_CHARS else h.passage[:PASSAGE_CHARS] + "…"
+        table.add_row(str(n), h.page, h.title, f"{h.score:.4f}", passage)
+    return table
+
+
+@docs_app.command("install")
+@handled
+def install(
+    engine: Annotated[str, typer.Argument(help="lammps, ase, freud, mdanalysis or pwx.")],
+    from_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            help="LAMMPS only: a local HTML manual, a LAMMPS source tree or a lammps-doc .deb.",
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Install an engine's documentation on this machine and index it."""
+    from simwright.knowledge.docs.library import DocLibrary
+
+    library = DocLibrary(settings_for(home).home / "docs")
+    notify = (lambda _msg: None) if json_out else (lambda msg: err.print(msg))
+    report = library.install(engine, from_path.expanduser() if from_path else None, notify)
+    data = {
+        "status": "installed",
+        "engine": report.engine,
+        "origin": report.origin,
+        "pages": report.pages,
+        "build_s": report.build_s,
+        "index": str(report.index_dir),
+    }
+    if json_out:
+        emit(data)
+    else:
+        out.print(
+            f"{report.engine}: {report.pages} pages indexed in {report.build_s:.1f} s "
+            f"({report.origin})",
+            highlight=False,
+        )
+
+
+@docs_app.command("search")
+@handled
+def search(
+    query: Annotated[str, typer.Argument(help="What you want to do, in words.")],
+    engine: Annotated[str, typer.Option("--engine", "-e", help="Whose docs.")] = "lammps",
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=50, help="How many hits.")] = 5,
+    mode: Annotated[str, typer.Option(help="hybrid, bm25 or dense.")] = "hybrid",
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Find the documentation pages that answer a question."""
+    from simwright.knowledge.docs.library import DocLibrary
+    from simwright.knowledge.docs.retrieval import MODES, RetrievalError
+
+    if mode not in MODES:
+        raise RetrievalError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
+    library = DocLibrary(settings_for(home).home / "docs")
+    if not json_out and library.manifest(engine) is None:
+        err.print(f"indexing the {engine} documentation first (once; a minute or two)")
+    hits = library.search(engine, query, k, cast("Mode", mode))
+    if json_out:
+        emit(
+            {
+                "engine": engine,
+                "query": query,
+                "mode": mode,
+                "hits": [h.as_dict() for h in hits],
+            }
+        )
+    else:
+        out.print(hits_table(hits, f"{engine}: {query}"))

@@ -1,0 +1,194 @@
+"""Command-line commands for knowledge modules and request planning.
+
+``knowledge_app`` (``list``, ``show``, ``search``) is mounted as ``simwright knowledge``;
+``plan`` is registered as ``simwright plan``. Like the rest of the CLI, these are thin:
+heavy imports happen inside the commands, so ``simwright --help`` stays fast, and
+simwright's errors become a message (or ``{"status": "error", ...}`` with ``--json``)
+and exit code 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from simwright.cli.common import JsonOpt, emit, handled
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from simwright.knowledge.modules import KnowledgeModule
+    from simwright.protocols.registry import Protocol
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+knowledge_app = typer.Typer(
+    help="Expert knowledge modules: list, show and search them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+DirsOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--knowledge-dir", help="Extra folder of knowledge modules (*.md); repeatable."),
+]
+
+
+def _print(text: str) -> None:
+    from rich.console import Console
+
+    Console(soft_wrap=True).print(text, markup=False, highlight=False)
+
+
+def _modules(dirs: Sequence[Path] | None) -> list[KnowledgeModule]:
+    from simwright.knowledge.modules import load_modules
+
+    return load_modules(dirs or ())
+
+
+@knowledge_app.command("list")
+@handled
+def list_modules(json_out: JsonOpt = False, knowledge_dir: DirsOpt = None) -> None:
+    """List the knowledge modules and the protocol that executes each."""
+    modules = _modules(knowledge_dir)
+    rows = [
+        {
+            "id": m.id,
+            "title": m.title,
+            "domain": m.domain,
+            "protocol": m.protocol,
+            "pending": m.pending,
+        }
+        for m in modules
+    ]
+    if json_out:
+        emit({"modules": rows})
+        return
+    for r in rows:
+        runs = r["protocol"] or "no protocol yet"
+        _print(f"{r['id']:<44} {runs:<22} {r['title']}")
+
+
+@knowledge_app.command("show")
+@handled
+def show_module(
+    module_id: Annotated[str, typer.Argument(help="Module id (see `simwright knowledge list`).")],
+    section: Annotated[
+        str | None, typer.Option(help="Only this section, e.g. 'Production/Thermostat'.")
+    ] = None,
+    json_out: JsonOpt = False,
+    knowledge_dir: DirsOpt = None,
+) -> None:
+    """Show a module: its parameters and its guidance (or one section of it)."""
+    from simwright.knowledge.modules import get_module
+
+    module = get_module(module_id, _modules(knowledge_dir))
+    text = module.section(section).render() if section else module.sections.render()
+    if json_out:
+        front = module.model_dump(mode="json", exclude={"body", "sections"})
+        emit({**front, "section": section, "text": text, "sections": module.sections.paths()})
+        return
+    if section is None:
+        _print(_parameter_lines(module))
+    _print(text)
+
+
+def _parameter_lines(module: KnowledgeModule) -> str:
+    runs = module.protocol or f"none yet ({module.pending})"
+    lines = [f"{module.id}: {module.title}", f"protocol: {runs}", "parameters:"]
+    for name, spec in module.parameters.items():
+        default = spec.default if spec.default_by is None else f"by {next(iter(spec.default_by))}"
+        unit = f" [{spec.unit}]" if spec.unit else ""
+        need = "required" if spec.required else f"default {default}"
+        lines.append(f"  {name}{unit}: {spec.type}, {need}: {spec.description}")
+    return "\n".join(lines) + "\n"
+
+
+@knowledge_app.command("search")
+@handled
+def search_modules(
+    query: Annotated[str, typer.Argument(help="Words to look for.")],
+    limit: Annotated[int, typer.Option(help="How many modules to list.")] = 5,
+    json_out: JsonOpt = False,
+    knowledge_dir: DirsOpt = None,
+) -> None:
+    """Rank the modules for a query (BM25 over title, keywords and body)."""
+    from simwright.knowledge.planner.lexical import BM25, tokens
+
+    modules = _modules(knowledge_dir)
+    scores = BM25.from_texts([m.index_text() for m in modules]).scores(tokens(query))
+    ranked = sorted(zip(modules, scores, strict=True), key=lambda x: (-x[1], x[0].id))
+    hits = [
+        {"module": m.id, "title": m.title, "protocol": m.protocol, "score": round(s, 4)}
+        for m, s in ranked[:limit]
+        if s > 0
+    ]
+    if json_out:
+        emit({"query": query, "results": hits})
+        return
+    if not hits:
+        _print("no module matches")
+    for h in hits:
+        _print(f"{h['score']:8.3f}  {h['module']:<44} {h['title']}")
+
+
+def _plan_by_protocol_parser(
+    request: str, protocols: Mapping[str, Protocol], json_out: bool
+) -> None:
+    """No module fits: the plan of the one protocol whose own parser claims the request."""
+    from simwright.protocols.requests import claim
+
+    proto, raw = claim(request, protocols)
+    params = proto.validate(raw).model_dump(mode="json")
+    resolved: dict[str, dict[str, Any]] = {
+        name: {"value": value, "unit": None, "source": "given" if name in raw else "assumed"}
+        for name, value in params.items()
+    }
+    data: dict[str, Any] = {
+        "protocol": proto.name,
+        "module": None,
+        "parameters": resolved,
+        "alternatives": [],
+    }
+    if json_out:
+        emit(data)
+        return
+    lines = [f"protocol: {proto.name}   (claimed by the protocol's own request parser)"]
+    lines += [f"  {n:<20} {p['value']}   ({p['source']})" for n, p in resolved.items()]
+    _print("\n".join(lines))
+
+
+@handled
+def plan(
+    request: Annotated[str, typer.Argument(help="A request in words.")],
+    json_out: JsonOpt = False,
+    knowledge_dir: DirsOpt = None,
+) -> None:
+    """Show how a request is understood: protocol, module and parameters (given or
+    assumed), without running anything."""
+    from simwright.knowledge.planner.plan import plan as make_plan
+    from simwright.knowledge.planner.selection import NotUnderstood
+    from simwright.protocols import load_protocols
+
+    protocols = load_protocols()
+    try:
+        result = make_plan(request, _modules(knowledge_dir), protocols)
+    except NotUnderstood:
+        _plan_by_protocol_parser(request, protocols, json_out)
+        return
+    if json_out:
+        emit(result.to_json())
+        return
+    lines = [f"protocol: {result.protocol}   (module {result.module_id}, score {result.score})"]
+    for name, p in result.parameters.items():
+        unit = f" {p.unit}" if p.unit else ""
+        origin = f"given: {p.text!r}" if p.source == "given" else "assumed"
+        lines.append(f"  {name:<20} {p.value}{unit}   ({origin})")
+    if result.alternatives:
+        others = ", ".join(f"{a.module_id} ({a.score})" for a in result.alternatives)
+        lines.append(f"also matched, less well: {others}")
+    _print("\n".join(lines))

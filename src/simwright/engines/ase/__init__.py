@@ -1,0 +1,3 @@
+"""ASE as an engine: in-process calculators (EMT, Lennard-Jones, machine-learned potentials)
+for energies, relaxations and molecular dynamics.
+"""

@@ -1,0 +1,282 @@
+"""ASE engine adapter: in-process calculators (EMT, Lennard-Jones, or any by import path).
+
+A :class:`CalculatorSpec` names a calculator; the functions here take a
+:class:`~simwright.structure.Structure` and return typed results together with an
+:class:`~simwright.engines.base.EngineCall` record of the call.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simwright.engines.base import EngineCall
+from simwright.engines.registry import EngineInfo
+from simwright.errors import EngineError, ValidationError
+from simwright.structure import Structure
+
+BUILTIN_CALCULATORS: dict[str, str] = {
+    "emt": "ase.calculators.emt:EMT",
+    "lj": "ase.calculators.lj:LennardJones",
+    "sevennet": "simwright.engines.ase.mlip:sevennet",
+    "chgnet": "simwright.engines.ase.mlip:chgnet",
+}
+"""Short names of calculators: ASE's own and the machine-learned potentials of
+:mod:`simwright.engines.ase.mlip` (extra ``simwright[mlip]``)."""
+
+EMT_ELEMENTS = frozenset({"Al", "Cu", "Ag", "Au", "Ni", "Pd", "Pt", "H", "C", "N", "O"})
+"""Elements ASE's EMT has parameters for."""
+
+
+def ase_version() -> str:
+    """The installed ASE version."""
+    import ase
+
+    return str(ase.__version__)
+
+
+@dataclass(frozen=True)
+class CalculatorSpec:
+    """An ASE calculator: a short name (``emt``, ``lj``) or ``module:Class``, with kwargs."""
+
+    name: str = "emt"
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def import_path(self) -> str:
+        """``module:Class`` of the calculator."""
+        return BUILTIN_CALCULATORS.get(self.name.lower(), self.name)
+
+    def load(self) -> Callable[..., Any]:
+        """The calculator class (or factory), imported."""
+        path = self.import_path
+        module_name, sep, attr = path.partition(":")
+        if not sep:
+            raise ValidationError(
+                f"unknown calculator {self.name!r}: use one of "
+                f"{', '.join(BUILTIN_CALCULATORS)} or an import path 'module:Class'"
+            )
+        try:
+            factory = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ValidationError(f"cannot import calculator {path!r}: {exc}") from exc
+        if not callable(factory):
+            raise ValidationError(f"calculator {path!r} is not callable")
+        return factory
+
+    def build(self) -> Any:
+        """A fresh calculator instance."""
+        return self.load()(**dict(self.kwargs))
+
+    def check_elements(self, symbols: Sequence[str]) -> None:
+        """Refuse elements the calculator cannot handle (known for EMT only)."""
+        if self.name.lower() == "emt":
+            missing = sorted(set(symbols) - EMT_ELEMENTS)
+            if missing:
+                raise ValidationError(
+                    f"EMT has no parameters for {', '.join(missing)}; it supports "
+                    f"{', '.join(sorted(EMT_ELEMENTS))}"
+                )
+
+    def describe(self) -> str:
+        """A readable command line for the record."""
+        args = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
+        return f"{self.import_path}({args})"
+
+
+@dataclass(frozen=True)
+class SinglePoint:
+    """Energy (eV), forces (eV/Å) and stress (eV/Å³, Voigt; None if unavailable)."""
+
+    energy_ev: float
+    forces_ev_a: np.ndarray
+    stress_ev_a3: np.ndarray | None
+
+
+def _call(spec: CalculatorSpec, what: str, start: float, **extra: str) -> EngineCall:
+    return EngineCall(
+        engine="ase",
+        command=f"{what} with {spec.describe()}",
+        version=ase_version(),
+        exit_code=0,
+        wall_s=time.perf_counter() - start,
+        extra=extra,
+    )
+
+
+def _failed(spec: CalculatorSpec, what: str, start: float, exc: Exception) -> EngineError:
+    call = EngineCall(
+        "ase",
+        f"{what} with {spec.describe()}",
+        ase_version(),
+        1,
+        time.perf_counter() - start,
+        stderr_tail=repr(exc),
+    )
+    return EngineError(
+        f"ASE calculator {spec.name!r} failed during {what}: {exc}", tail=repr(exc), call=call
+    )
+
+
+def single_point(structure: Structure, spec: CalculatorSpec) -> tuple[SinglePoint, EngineCall]:
+    """Energy, forces and (if the calculator provides it) stress of one structure."""
+    spec.check_elements(structure.symbols)
+    start = time.perf_counter()
+    atoms = structure.to_ase()
+    atoms.calc = spec.build()
+    try:
+        energy = float(atoms.get_potential_energy())
+        forces = np.array(atoms.get_forces())
+        stress = _stress(atoms) if any(structure.pbc) else None
+    except Exception as exc:
+        raise _failed(spec, "single point", start, exc) from exc
+    return SinglePoint(energy, forces, stress), _call(spec, "single point", start)
+
+
+def _stress(atoms: Any) -> np.ndarray | None:
+    try:
+        return np.array(atoms.get_stress())
+    except Exception:
+        return None
+
+
+def energies(
+    structures: Sequence[Structure],
+    spec: CalculatorSpec,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, EngineCall]:
+    """Potential energies (eV) of several structures with one calculator instance."""
+    if not structures:
+        raise ValidationError("no structures to evaluate")
+    spec.check_elements(structures[0].symbols)
+    start = time.perf_counter()
+    calc = spec.build()
+    out = np.empty(len(structures))
+    try:
+        for i, s in enumerate(structures):
+            atoms = s.to_ase()
+            atoms.calc = calc
+            out[i] = atoms.get_potential_energy()
+            if progress:
+                progress(i + 1, len(structures))
+    except Exception as exc:
+        raise _failed(spec, "energy scan", start, exc) from exc
+    return out, _call(spec, f"energies of {len(structures)} structures", start)
+
+
+@dataclass(frozen=True)
+class MDTrajectory:
+    """The outcome of an ASE MD run: final structure, energies per frame and the file."""
+
+    final: Structure
+    times_fs: np.ndarray
+    potential_ev: np.ndarray
+    temperature_k: np.ndarray
+    path: Path
+
+
+def molecular_dynamics(
+    structure: Structure,
+    spec: CalculatorSpec,
+    trajectory: Path,
+    *,
+    steps: int,
+    timestep_fs: float,
+    temperature_k: float | None = None,
+    friction_per_fs: float = 0.01,
+    every: int = 1,
+    seed: int = 1,
+) -> tuple[MDTrajectory, EngineCall]:
+    """Short MD with an ASE calculator: Langevin at ``temperature_k``, else NVE.
+
+    Frames go to ``trajectory`` (extxyz, the file contract's structure format) every
+    ``every`` steps. Meant for machine-learned potentials where LAMMPS has no plugin.
+    """
+    from ase import units
+    from ase.io import write
+    from ase.md.langevin import Langevin
+    from ase.md.velocitydistribution import MaxwellBoltzmannDistribution
+    from ase.md.verlet import VelocityVerlet
+
+    if steps < 1 or timestep_fs <= 0:
+        raise ValidationError("steps must be >= 1 and timestep_fs > 0")
+    spec.check_elements(structure.symbols)
+    start = time.perf_counter()
+    atoms = structure.to_ase()
+    atoms.calc = spec.build()
+    rng = np.random.default_rng(seed)
+    if temperature_k is not None:
+        MaxwellBoltzmannDistribution(atoms, temperature_K=temperature_k, rng=rng)
+        dyn: Any = Langevin(
+            atoms,
+            timestep_fs * units.fs,
+            temperature_K=temperature_k,
+            friction=friction_per_fs / units.fs,
+            rng=rng,
+        )
+    else:
+        dyn = VelocityVerlet(atoms, timestep_fs * units.fs)
+    trajectory.unlink(missing_ok=True)
+    rows: list[tuple[float, float, float]] = []
+
+    def sample() -> None:
+        rows.append(
+            (
+                dyn.nsteps * timestep_fs,
+                float(atoms.get_potential_energy()),
+                float(atoms.get_temperature()),
+            )
+        )
+        write(trajectory, atoms, format="extxyz", append=True)
+
+    dyn.attach(sample, interval=every)
+    try:
+        dyn.run(steps)
+    except Exception as exc:
+        raise _failed(spec, "molecular dynamics", start, exc) from exc
+    data = np.array(rows)
+    final = structure.with_positions(atoms.get_positions(), np.array(atoms.get_cell()))
+    md = MDTrajectory(final, data[:, 0], data[:, 1], data[:, 2], trajectory)
+    return md, _call(spec, f"{steps} MD steps of {timestep_fs} fs", start)
+
+
+def relax(
+    structure: Structure,
+    spec: CalculatorSpec,
+    *,
+    fmax_ev_a: float = 0.01,
+    max_steps: int = 200,
+    cell: bool = False,
+) -> tuple[Structure, int, EngineCall]:
+    """Relax positions (and the cell when ``cell``) with BFGS; returns steps taken."""
+    from ase.filters import FrechetCellFilter
+    from ase.optimize import BFGS
+
+    spec.check_elements(structure.symbols)
+    start = time.perf_counter()
+    atoms = structure.to_ase()
+    atoms.calc = spec.build()
+    target = FrechetCellFilter(atoms) if cell else atoms
+    try:
+        opt = BFGS(target, logfile=None)  # type: ignore[arg-type]
+        converged = opt.run(fmax=fmax_ev_a, steps=max_steps)
+    except Exception as exc:
+        raise _failed(spec, "relaxation", start, exc) from exc
+    if not converged:
+        raise EngineError(f"relaxation did not reach fmax {fmax_ev_a} eV/Å in {max_steps} steps")
+    relaxed = structure.with_positions(atoms.get_positions(), np.array(atoms.get_cell()))
+    return relaxed, int(opt.nsteps), _call(spec, "BFGS relaxation", start)
+
+
+ENGINE = EngineInfo(
+    name="ase",
+    description="in-process ASE calculators: EMT, Lennard-Jones, any calculator by import path",
+    version=ase_version,
+    available=lambda: True,
+)

@@ -1,0 +1,1 @@
+"""Episodic memory: completed runs recalled by similarity to a new task."""
