@@ -12,6 +12,7 @@ import pytest
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 
+from helpers.agents import agent_settings, block_network, prompt_text, tiers
 from simwright.agents.execution.adapters_specs import AnalysisAdapter, AseAdapter
 from simwright.agents.orchestration.clarify import ScriptedClarifier
 from simwright.agents.orchestration.orchestrator import Orchestrator
@@ -23,7 +24,6 @@ from simwright.knowledge.modules import load_modules
 from simwright.protocols import load_protocols
 from simwright.settings import Settings
 from simwright.store import Store
-from test_agents_support import agent_settings, block_network, prompt_text, tiers
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from ase.build import bulk
 
+from helpers import paths
 from simwright.contract import dcd_header, read_table, read_trajectory_manifest
 from simwright.engines.lammps.data import lammps_box, read_data_structure, write_data_file
 from simwright.engines.lammps.log import parse_heat_flux, parse_log
@@ -42,7 +43,7 @@ from simwright.forcefields import (
 from simwright.structure import Structure
 from simwright.units import KB_EV_K
 
-GOLDEN = Path(__file__).parent / "golden" / "lammps"
+GOLDEN = paths.GOLDEN / "lammps"
 UPDATE_GOLDEN = os.environ.get("SIMWRIGHT_UPDATE_GOLDEN") == "1"
 
 

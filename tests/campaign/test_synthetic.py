@@ -15,6 +15,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from helpers.campaign import SYNTHETIC, FailingEngine, read, rows, runner, spec_of
 from simwright.campaign import (
     CampaignError,
     ScriptedReviewer,
@@ -23,7 +24,6 @@ from simwright.campaign import (
 from simwright.campaign.lock import campaign_lock
 from simwright.campaign.report import campaign_json
 from simwright.cli.campaign import campaign_app
-from test_campaign_support import SYNTHETIC, FailingEngine, read, rows, runner, spec_of
 
 SLOW = {"segment": {"parameters": {"relaxation_steps": 1.0e6}}}
 """Relaxes so slowly that no window is ever flat: every state spends its budget."""

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from helpers.campaign import GCMC, gcmc_engine, merged, needs_lmp, read, rows, runner, spec_of
 from simwright.campaign import ScriptedReviewer
 from simwright.campaign.report import write_report
-from test_campaign_support import GCMC, gcmc_engine, merged, needs_lmp, read, rows, runner, spec_of
 
 pytestmark = [needs_lmp, pytest.mark.slow]
 

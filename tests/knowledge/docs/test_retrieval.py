@@ -20,6 +20,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from helpers import paths
 from simwright.cli.docs import docs_app
 from simwright.knowledge.docs.api import ApiDocs, first_paragraph
 from simwright.knowledge.docs.html import read_html_page
@@ -31,7 +32,7 @@ from simwright.knowledge.docs.normalize import tokenize
 from simwright.knowledge.docs.retrieval import DocPage, RetrievalError, RetrievalIndex, rrf
 from simwright.knowledge.docs.rst import read_rst_page
 
-FIXTURES = Path(__file__).parent / "fixtures" / "docs"
+FIXTURES = paths.FIXTURES / "docs"
 HTML = FIXTURES / "lammps_html"
 RST_TREE = FIXTURES / "lammps_src"
 THERMOSTAT_QUERY = "keep temperature and pressure constant with a Nosé–Hoover barostat"

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from helpers.campaign import SYNTHETIC, spec_of
 from simwright.campaign import (
     Accept,
     CampaignError,
@@ -22,7 +23,6 @@ from simwright.campaign import (
 from simwright.campaign.acceptance import find_anomalies, path_check
 from simwright.campaign.events import fingerprint
 from simwright.campaign.status import StateStatus, check_transition
-from test_campaign_support import SYNTHETIC, spec_of
 
 RULE = {"window_steps": 2000, "cv_max": 0.05, "trend_max": 0.05, "scale_floor": 5}
 

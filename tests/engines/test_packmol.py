@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from helpers import paths
 from simwright.engines.packmol import (
     ENGINE,
     PackSpec,
@@ -24,7 +25,7 @@ from simwright.molecules import get_molecule, vdw_volume_a3
 from simwright.structure import Structure
 from simwright.units import density_g_cm3
 
-GOLDEN = Path(__file__).parent / "golden" / "packmol"
+GOLDEN = paths.GOLDEN / "packmol"
 
 
 def _min_image_intermolecular(structure: Structure) -> float:

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers.agents import block_network, tiers
 from simwright.agents.errors import AgentConfigError, BudgetExceeded
 from simwright.agents.execution.examples import Episode, KnowledgeMemory, similarity
 from simwright.agents.replies import ReportedValue
@@ -30,7 +31,6 @@ from simwright.knowledge.memory.episodic import MemoryStore
 from simwright.settings import Settings
 from simwright.store import Store
 from simwright.structure import Structure
-from test_agents_support import block_network, tiers
 
 
 @pytest.fixture(autouse=True)

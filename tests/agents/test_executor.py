@@ -12,16 +12,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 from sqlalchemy import select
 
-from simwright.agents.execution.adapters import LammpsAdapter
-from simwright.agents.execution.adapters_specs import AseAdapter
-from simwright.agents.execution.examples import KnowledgeMemory
-from simwright.agents.replies import SubtaskSpec
-from simwright.agents.scripted import ScriptedModel, call, last_tool_return
-from simwright.knowledge.memory.episodic import MemoryStore
-from simwright.settings import Settings
-from simwright.store import Store
-from simwright.store.models_agents import AgentReviewRow
-from test_agents_support import (
+from helpers.agents import (
     LMP,
     agent_settings,
     block_network,
@@ -34,6 +25,15 @@ from test_agents_support import (
     recorder,
     tiers,
 )
+from simwright.agents.execution.adapters import LammpsAdapter
+from simwright.agents.execution.adapters_specs import AseAdapter
+from simwright.agents.execution.examples import KnowledgeMemory
+from simwright.agents.replies import SubtaskSpec
+from simwright.agents.scripted import ScriptedModel, call, last_tool_return
+from simwright.knowledge.memory.episodic import MemoryStore
+from simwright.settings import Settings
+from simwright.store import Store
+from simwright.store.models_agents import AgentReviewRow
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from helpers.agents import agent_settings, block_network, context, prompt_text
 from simwright.agents.execution.docs_search import DocsTool
 from simwright.agents.hooks import ModelDecider, ModelFixProposer, ModelReviewer, proposer_tiers
 from simwright.agents.orchestration.article import ExtractionTarget, extract_module
@@ -22,7 +23,6 @@ from simwright.cli.ask import ask
 from simwright.graph.decision import DecisionRequest
 from simwright.knowledge.docs.retrieval import DocPage, Hit, RetrievalIndex
 from simwright.knowledge.modules import load_directory
-from test_agents_support import agent_settings, block_network, context, prompt_text
 
 
 @pytest.fixture(autouse=True)
@@ -261,8 +261,8 @@ def test_ask_without_a_model_exits_non_zero_and_explains(tmp_path: Path) -> None
 
 
 def test_model_reviewer_drives_a_campaign_review_through_its_validation(tmp_path: Path) -> None:
+    from helpers.campaign import SYNTHETIC, read, rows, runner, spec_of
     from simwright.campaign import SyntheticEngine
-    from test_campaign_support import SYNTHETIC, read, rows, runner, spec_of
 
     def decide(messages: list[Any], info: Any) -> Any:
         event = json.loads(prompt_text(messages))["event"]

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from helpers.paths import TESTS
 from simwright.cli.main import app
 
-HERE = Path(__file__).parent
+HERE = TESTS
 
 
 @pytest.fixture

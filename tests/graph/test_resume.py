@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).parent
+from helpers.paths import TESTS
+
+HERE = TESTS
 SIMWRIGHT = [sys.executable, "-m", "simwright"]
 
 

@@ -9,12 +9,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from helpers.campaign import GCMC, SYNTHETIC, gcmc_engine, merged
+from helpers.paths import REPO
 from simwright.campaign import CampaignSpecError, SyntheticEngine, load_spec, parse_spec
 from simwright.campaign.plan import plan
 from simwright.cli.campaign import campaign_app
-from test_campaign_support import GCMC, SYNTHETIC, gcmc_engine, merged
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "gcmc_desorption" / "campaign.yaml"
+EXAMPLE = REPO / "examples" / "gcmc_desorption" / "campaign.yaml"
 
 
 def problems(data: dict, checker=None) -> dict[str, str]:
