@@ -13,8 +13,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers.paths import FIXTURES
 
+from helpers.paths import FIXTURES
 from simwright.graph import Runner
 from simwright.graph.codec import current_path, load_class
 from simwright.protocols.registry import load_protocols
