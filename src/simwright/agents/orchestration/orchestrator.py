@@ -230,11 +230,11 @@ class _Run:
     async def _run_task(self, task: Task) -> SubtaskReport:
         spec = task.spec
         self.ctx.note("subtask_started", f"{spec.id} ({spec.executor})", subtask=spec.id)
+        folder = self.recorder.run_dir / "subtasks" / task.folder_name
         if spec.executor == "protocol":
-            report = await self.tool.run(spec)
+            report = await self.tool.run(spec, folder)
         else:
             executor = self._executor(spec.executor)
-            folder = self.recorder.run_dir / "subtasks" / task.folder_name
             report, task.session = await executor.execute(spec, self._inputs(task), folder)
         self._finish(task, report)
         return report

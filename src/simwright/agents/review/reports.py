@@ -109,7 +109,10 @@ class SubtaskReport:
             lines.append(f"summary: {self.summary}")
         for name, out in self.outputs.items():
             unit = f" {out.unit}" if out.unit else ""
-            lines.append(f"output {name} = {out.value!r}{unit} (source {out.source})")
+            lines.append(
+                f"output {name} = {out.value!r}{unit} (source {out.source}; "
+                f"quantity {out.quantity or '?'})"
+            )
         if self.missing:
             lines.append(f"missing outputs: {', '.join(self.missing)}")
         for s in self.structures:
