@@ -83,7 +83,7 @@ def finish(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         for sid, v, src, q in sorted(found)
     ]
     summary = ", ".join(
-        f"E({a}) = {float(v['value']):.4f} eV" for a, v in zip(("3.6", "3.7"), values)
+        f"E({a}) = {float(v['value']):.4f} eV" for a, v in zip(("3.6", "3.7"), values, strict=True)
     )
     return call("finish", answer={"summary": summary, "values": values})
 
