@@ -128,3 +128,28 @@ def test_resume_refuses_completed_and_protocol_runs(settings: Settings, store: S
     )
     with pytest.raises(ValidationError, match="not an agent run"):
         agent.resume(other)
+
+
+def test_the_cli_resumes_agent_runs_and_refuses_what_it_cannot(
+    settings: Settings, store: Store
+) -> None:
+    from typer.testing import CliRunner
+
+    from simwright.cli.main import app
+
+    orch = ScriptedModel(
+        [call("outline_plan", subtasks=[PLAN[0]]), call("finish", answer={"summary": "Done."})],
+        "scripted:orch",
+    )
+    ex = ScriptedModel(executor_replies("3.6"), "scripted:exec")
+    done = orchestrator(settings, store, {"scripted:orch": orch, "scripted:exec": ex}).run(REQUEST)
+    home = str(settings.home)
+    runner = CliRunner()
+    offline = {"SIMWRIGHT_MODEL": "ollama:qwen2.5:7b"}  # configured, never reached
+    for args in (["resume", done.run_id], ["ask", "--resume", done.run_id]):
+        result = runner.invoke(app, [*args, "--home", home, "--json"], env=offline)
+        assert result.exit_code == 2, result.output
+        assert "already completed" in json.loads(result.stdout)["error"]
+    neither = runner.invoke(app, ["ask", "--home", home], env=offline)
+    assert neither.exit_code == 2 and "--resume RUN" in " ".join(neither.output.split())
+    assert store.get_run(done.run_id).status == "completed"
