@@ -1,0 +1,145 @@
+"""Check a whole pw.x input file: its namelists through the knowledge graph, then its cards.
+
+:func:`validate_text` parses the text (:func:`~simwright.engines.espresso.reader.parse_pw_file`)
+and adds to :func:`~simwright.dft.validation.validate_input` what only a
+complete file can show, each checked against what pw.x 6.7 itself refuses:
+``nat``/``ntyp``/``ibrav`` missing, the ``ATOMIC_SPECIES`` or
+``ATOMIC_POSITIONS`` card missing or short, ``ibrav=0`` without
+``CELL_PARAMETERS``, ``ibrav`` without a lattice constant, namelists out of
+pw.x's reading order, an unknown namelist. Cards pw.x 6.7 ignores are warnings.
+"""
+
+from __future__ import annotations
+
+from simwright.dft.knowledge_graph import KnowledgeGraph, load_knowledge_graph
+from simwright.dft.validation import Problem, validate_input
+from simwright.engines.espresso.reader import PwFile, parse_pw_file
+
+ORDER: tuple[str, ...] = ("control", "system", "electrons", "ions", "cell")
+"""The namelists pw.x 6.7 reads, in the order it reads them."""
+
+READ_BY_PW: frozenset[str] = frozenset(
+    {
+        "ATOMIC_SPECIES",
+        "ATOMIC_POSITIONS",
+        "K_POINTS",
+        "ADDITIONAL_K_POINTS",
+        "CELL_PARAMETERS",
+        "REF_CELL_PARAMETERS",
+        "OCCUPATIONS",
+        "CONSTRAINTS",
+        "ATOMIC_FORCES",
+        "ATOMIC_VELOCITIES",
+    }
+)
+"""Cards pw.x 6.7 reads; others are printed as ignored."""
+
+
+def validate_text(text: str, kg: KnowledgeGraph | None = None) -> list[Problem]:
+    """All problems of pw.x input ``text``, errors first (:class:`ParseError` if unreadable)."""
+    return validate_pw_file(parse_pw_file(text), kg)
+
+
+def validate_pw_file(f: PwFile, kg: KnowledgeGraph | None = None) -> list[Problem]:
+    """All problems of a parsed pw.x input file, errors first."""
+    kg = kg or load_knowledge_graph()
+    known = {nl: values for nl, values in f.namelists.items() if nl in ORDER}
+    problems = validate_input(known, kg)
+    problems.extend(_namelist_problems(f))
+    problems.extend(_required(f))
+    problems.extend(_card_problems(f))
+    return sorted(problems, key=lambda p: p.severity != "error")
+
+
+def _error(kind: str, namelist: str, name: str, message: str) -> Problem:
+    return Problem(kind, "error", namelist, name, message)  # type: ignore[arg-type]
+
+
+def _namelist_problems(f: PwFile) -> list[Problem]:
+    out = [
+        _error(
+            "unknown_variable",
+            nl,
+            f"&{nl.upper()}",
+            f"pw.x 6.7 reads no namelist &{nl.upper()}; it reads " + ", ".join(ORDER),
+        )
+        for nl in f.namelists
+        if nl not in ORDER
+    ]
+    read = [nl for nl in f.namelist_order if nl in ORDER]
+    if read != sorted(read, key=ORDER.index):
+        out.append(
+            _error(
+                "inconsistent",
+                read[0],
+                "namelist order",
+                "pw.x reads the namelists in the order " + ", ".join(ORDER) + "; found "
+                ", ".join(read),
+            )
+        )
+    for nl in ORDER[:3]:
+        if nl not in f.namelists:
+            out.append(
+                _error(
+                    "missing_namelist",
+                    nl,
+                    f"&{nl.upper()}",
+                    f"pw.x always reads &{nl.upper()} (it may be empty); it is missing",
+                )
+            )
+    return out
+
+
+def _int(f: PwFile, name: str) -> int | None:
+    value = f.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _required(f: PwFile) -> list[Problem]:
+    out = []
+    for name in ("nat", "ntyp"):
+        n = _int(f, name)
+        if n is None or n < 1:
+            out.append(_error("missing_dependency", "system", name, f"{name} must be set (≥ 1)"))
+    ibrav = _int(f, "ibrav")
+    if ibrav is None and f.get("space_group") is None:
+        out.append(_error("missing_dependency", "system", "ibrav", "ibrav must be set"))
+    lattice = any(f.get(k) for k in ("celldm(1)", "A")) or f.get("space_group") is not None
+    if ibrav not in (None, 0) and not lattice:
+        out.append(
+            _error(
+                "missing_dependency",
+                "system",
+                "celldm(1)",
+                f"ibrav={ibrav} needs a lattice constant: celldm(1) or A",
+            )
+        )
+    return out
+
+
+def _card_problems(f: PwFile) -> list[Problem]:
+    out: list[Problem] = []
+    for name, count_of in (("ATOMIC_SPECIES", "ntyp"), ("ATOMIC_POSITIONS", "nat")):
+        card = f.cards.get(name)
+        need = _int(f, count_of) or 0
+        if card is None:
+            out.append(_error("missing_namelist", "card", name, f"the {name} card is missing"))
+        elif len(card.rows) < need:
+            out.append(
+                _error(
+                    "inconsistent",
+                    "card",
+                    name,
+                    f"{name} has {len(card.rows)} lines but {count_of}={need}",
+                )
+            )
+    if _int(f, "ibrav") == 0 and "CELL_PARAMETERS" not in f.cards:
+        out.append(
+            _error("missing_namelist", "card", "CELL_PARAMETERS", "ibrav=0 needs CELL_PARAMETERS")
+        )
+    for name in f.cards:
+        if name not in READ_BY_PW:
+            out.append(
+                Problem("inconsistent", "warning", "card", name, f"pw.x 6.7 ignores the {name} card")
+            )
+    return out
