@@ -24,12 +24,30 @@ def _text(value: Value | None, default: str) -> str:
     return value.strip().lower() if isinstance(value, str) else default
 
 
+_VDW_KINDS: dict[str, str] = {
+    "grimme-d2": "DFT-D2",
+    "dft-d": "DFT-D2",
+    "grimme-d3": "DFT-D3",
+    "dft-d3": "DFT-D3",
+    "ts": "Tkatchenko-Scheffler",
+    "ts-vdw": "Tkatchenko-Scheffler",
+    "tkatchenko-scheffler": "Tkatchenko-Scheffler",
+    "xdm": "XDM",
+}
+_VDW_FLAGS: dict[str, str] = {"london": "DFT-D2", "xdm": "XDM", "ts_vdw": "Tkatchenko-Scheffler"}
+"""The obsolete logical switches pw.x 6.7 still reads, and the correction each turns on."""
+
+
 def check_companions(namelists: Namelists) -> list[Problem]:
-    """Smearing width, spin moments, DFT+U and cutoffs."""
+    """Smearing width, spin moments, DFT+U, cutoffs and conflicting switches."""
     values = flat(namelists)
-    return [*_smearing(values), *_spin(namelists, values), *_hubbard(namelists, values)] + (
-        _cutoffs(values)
-    )
+    return [
+        *_smearing(values),
+        *_spin(namelists, values),
+        *_hubbard(namelists, values),
+        *_cutoffs(values),
+        *_conflicts(values),
+    ]
 
 
 def _smearing(values: dict[str, Value]) -> list[Problem]:
@@ -137,3 +155,34 @@ def _cutoffs(values: dict[str, Value]) -> list[Problem]:
             )
         ]
     return []
+
+
+def _conflicts(values: dict[str, Value]) -> list[Problem]:
+    """pw.x stops on noncolin with nspin=2 and on two dispersion corrections at once."""
+    out = []
+    if values.get("noncolin") is True and values.get("nspin") == 2:
+        out.append(
+            Problem(
+                "inconsistent",
+                "error",
+                "system",
+                "nspin",
+                "noncolin=.true. and nspin=2 conflict (noncollinear runs set nspin=4 themselves)",
+                fix={"system": {"nspin": None}},
+            )
+        )
+    kinds = {_VDW_KINDS.get(_text(values.get("vdw_corr"), "none"), "")}
+    kinds |= {kind for flag, kind in _VDW_FLAGS.items() if values.get(flag) is True}
+    kinds.discard("")
+    if len(kinds) > 1:
+        out.append(
+            Problem(
+                "inconsistent",
+                "error",
+                "system",
+                "vdw_corr",
+                "pw.x needs a unique dispersion correction; this input asks for "
+                + " and ".join(sorted(kinds)),
+            )
+        )
+    return out

@@ -11,9 +11,21 @@ pw.x's reading order, an unknown namelist. Cards pw.x 6.7 ignores are warnings.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
 from simwright.dft.knowledge_graph import KnowledgeGraph, load_knowledge_graph
-from simwright.dft.validation import Problem, validate_input
+from simwright.dft.validation import Problem, errors, validate_input
 from simwright.engines.espresso.reader import PwFile, parse_pw_file
+from simwright.errors import ParseError, SimwrightError
+
+MAPPING_SUFFIXES = frozenset({".yaml", ".yml", ".json"})
+"""Files holding a mapping namelist -> variable -> value instead of pw.x text."""
+PW_SUFFIXES = frozenset({".in", ".pwi"})
+"""pw.x input files picked up from a directory."""
 
 ORDER: tuple[str, ...] = ("control", "system", "electrons", "ions", "cell")
 """The namelists pw.x 6.7 reads, in the order it reads them."""
@@ -73,8 +85,9 @@ def _namelist_problems(f: PwFile) -> list[Problem]:
                 "inconsistent",
                 read[0],
                 "namelist order",
-                "pw.x reads the namelists in the order " + ", ".join(ORDER) + "; found "
-                ", ".join(read),
+                "pw.x reads the namelists in the order "
+                + ", ".join(ORDER)
+                + "; found , ".join(read),
             )
         )
     for nl in ORDER[:3]:
@@ -140,6 +153,60 @@ def _card_problems(f: PwFile) -> list[Problem]:
     for name in f.cards:
         if name not in READ_BY_PW:
             out.append(
-                Problem("inconsistent", "warning", "card", name, f"pw.x 6.7 ignores the {name} card")
+                Problem(
+                    "inconsistent", "warning", "card", name, f"pw.x 6.7 ignores the {name} card"
+                )
             )
     return out
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """The outcome for one file: its problems, or why it could not be read."""
+
+    path: str
+    problems: tuple[Problem, ...] = ()
+    error: str | None = None
+    error_type: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Readable and without error-level problems."""
+        return self.error is None and not errors(list(self.problems))
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (one line of ``simwright dft validate --json``)."""
+        out: dict[str, Any] = {"file": self.path, "ok": self.ok}
+        if self.error is not None:
+            return {**out, "error": self.error, "error_type": self.error_type}
+        return {**out, "problems": [p.as_dict() for p in self.problems]}
+
+
+def input_files(path: Path) -> list[Path]:
+    """``path`` itself, or the pw.x inputs and namelist mappings under a directory."""
+    if not path.is_dir():
+        return [path]
+    wanted = PW_SUFFIXES | MAPPING_SUFFIXES
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in wanted)
+
+
+def check_file(path: Path, kg: KnowledgeGraph | None = None) -> FileReport:
+    """Validate one file: pw.x input text, or a YAML/JSON namelist mapping by suffix."""
+    try:
+        text = path.read_text()
+        if path.suffix.lower() in MAPPING_SUFFIXES:
+            problems = validate_input(_mapping(text, path), kg)
+        else:
+            problems = validate_text(text, kg)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return FileReport(str(path), error=f"{path}: {exc}", error_type="ParseError")
+    except SimwrightError as exc:
+        return FileReport(str(path), error=f"{path}: {exc}", error_type=type(exc).__name__)
+    return FileReport(str(path), tuple(problems))
+
+
+def _mapping(text: str, path: Path) -> dict[str, dict[str, Any]]:
+    data = yaml.safe_load(text)
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise ParseError(f"{path}: expected a mapping namelist -> variable -> value")
+    return data

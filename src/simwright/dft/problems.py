@@ -69,7 +69,7 @@ def errors(problems: list[Problem]) -> list[Problem]:
 
 
 def flat(namelists: Namelists) -> dict[str, Value]:
-    """Lower-case base name -> value (the first element of arrays)."""
+    """Lower-case base name -> value (the first element written of arrays)."""
     out: dict[str, Value] = {}
     for values in namelists.values():
         for name, value in values.items():
@@ -78,11 +78,10 @@ def flat(namelists: Namelists) -> dict[str, Value]:
 
 
 def indexed(namelists: Namelists, base: str) -> list[Value]:
+    """Every value of array ``base`` (``base(1)``, ``base(2)``...), case-insensitive."""
     return [
         v
         for values in namelists.values()
         for k, v in values.items()
         if split_name(k)[0].lower() == base.lower()
     ]
-
-

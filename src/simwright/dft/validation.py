@@ -23,6 +23,7 @@ from simwright.dft.problems import Namelists, Problem, ProblemKind, errors, flat
 
 __all__ = ["Namelists", "Problem", "ProblemKind", "errors", "validate_input"]
 
+
 def validate_input(namelists: Namelists, kg: KnowledgeGraph | None = None) -> list[Problem]:
     """All problems of ``namelists`` (namelist -> variable -> value), errors first."""
     kg = kg or load_knowledge_graph()
@@ -176,9 +177,7 @@ def _check_value(param: Parameter, nl: str, name: str, value: Value) -> list[Pro
                     "pw.x 6.7 falls back to its default"
                 )
             return [
-                Problem(
-                    "not_allowed", "error" if param.strict else "warning", nl, name, message
-                )
+                Problem("not_allowed", "error" if param.strict else "warning", nl, name, message)
             ]
     if param.range and isinstance(value, int | float) and not isinstance(value, bool):
         lo, hi = param.range
@@ -203,7 +202,7 @@ def _active(value: Value | None, param: Parameter | None) -> bool:
 
 
 def _check_requirements(namelists: Namelists, kg: KnowledgeGraph) -> list[Problem]:
-    """"X has no effect unless Y" (warnings: pw.x runs) and namelists per calculation."""
+    """ "X has no effect unless Y" (warnings: pw.x runs) and namelists per calculation."""
     values = flat(namelists)
     out: list[Problem] = []
     for r in REQUIREMENTS:

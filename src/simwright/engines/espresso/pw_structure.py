@@ -39,11 +39,11 @@ def to_pw_input(f: PwFile) -> PwInput:
         raise ValidationError(f"ATOMIC_POSITIONS names species not in ATOMIC_SPECIES: {unknown}")
     namelists: dict[str, dict[str, Value]] = {}
     for nl, values in f.namelists.items():
-        namelists[nl] = {
-            k: v
-            for k, v in values.items()
-            if k.split("(")[0].lower() not in MANAGED | _GEOMETRY
+        kept = {
+            k: v for k, v in values.items() if k.split("(")[0].lower() not in MANAGED | _GEOMETRY
         }
+        if kept or nl in ("control", "system", "electrons"):
+            namelists[nl] = kept  # empty &IONS / &CELL are written again when needed
     structure = Structure(tuple(symbols), positions, cell, (True, True, True))
     return PwInput(namelists, species, structure, _kpoints(f), fixed)
 

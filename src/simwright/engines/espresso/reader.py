@@ -45,6 +45,7 @@ CARDS: frozenset[str] = frozenset(
 )
 """Card names recognised at the start of a line (pw.x 6.7 ignores the ones it does not read)."""
 
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _OPTION = re.compile(r"^[\s{(]*([A-Za-z_\-]*)[\s})]*$")
 
 
@@ -162,6 +163,8 @@ def _read_namelists(
         target = out.setdefault(name, {})
         starts = getattr(values, "start_index", {}) or {}
         for key, value in values.items():
+            if not _NAME.match(key) or key.lower() == name:
+                raise ParseError(f"&{name.upper()}: {key!r} is not a variable name")
             written = spelling.get(key.lower(), key)
             for flat, item in _flatten(written, value, starts.get(key)):
                 target[flat] = _value(flat, item)
@@ -197,11 +200,8 @@ def _flatten(name: str, value: Any, start: list[int | None] | None) -> list[tupl
         if item is None:
             continue
         fortran = tuple(reversed(offsets))  # f90nml nests the last index outermost
-        begin = list(start or [])
-        index = [
-            (begin[d] if d < len(begin) and begin[d] is not None else 1) + off
-            for d, off in enumerate(fortran)
-        ]
+        begin = [b if b is not None else 1 for b in (start or [])]
+        index = [(begin[d] if d < len(begin) else 1) + off for d, off in enumerate(fortran)]
         out.append((f"{name}({','.join(str(i) for i in index)})", item))
     return out
 
