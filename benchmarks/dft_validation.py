@@ -10,7 +10,8 @@ It collects ``*.in`` files that hold a pw.x input (an ``&SYSTEM`` namelist and a
 ``ATOMIC_SPECIES`` card, no ``calculation='cp'``) and the pw.x inputs written by
 shell scripts as here-documents (``cat > x.in << EOF ... EOF``), with shell
 variables replaced by a plausible value (the first value the script assigns or
-loops over; ``$PSEUDO_DIR`` and friends by a path). Each input goes through
+loops over, 1 for a value computed by a command; ``$PSEUDO_DIR`` and friends by a
+path). Each input goes through
 :func:`simwright.dft.file_checks.validate_text`; any error-level problem on these
 valid inputs is a false alarm. It prints the number of files, the false alarms
 (count, percentage, each rule that fired) and the warnings; ``--json`` prints
@@ -63,7 +64,10 @@ def _shell_values(script: str) -> dict[str, str]:
             first = m.group(2).split()[0].strip("\"'")
             values.setdefault(m.group(1), first)
         elif m := _ASSIGN.match(line):
-            values.setdefault(m.group(1), m.group(2).strip("\"'"))
+            value = m.group(2).strip("\"'")
+            if value.startswith(("$(", "`")):  # computed by a command at run time
+                value = "1"
+            values.setdefault(m.group(1), value)
     return values
 
 

@@ -128,7 +128,7 @@ def test_validate_suggests_the_closest_name_and_its_namelist(kg) -> None:
             {"system": {"smearing": "triangle", "occupations": "smearing", "degauss": 0.01}},
             "not_allowed",
         ),
-        ({"electrons": {"mixing_beta": 1.5}}, "out_of_range"),
+        ({"control": {"nstep": -1}}, "out_of_range"),
         ({"system": {"occupations": "smearing"}}, "missing_dependency"),
         ({"system": {"nspin": 2}}, "missing_dependency"),
         (
@@ -155,6 +155,8 @@ def test_validate_reports_each_kind_of_problem(kg, namelists, kind) -> None:
         ({"system": {"london_s6": 0.8}}, "missing_dependency"),
         ({"system": {"nqx1": 2}}, "missing_dependency"),
         ({"control": {"disk_io": "everything"}}, "not_allowed"),
+        ({"electrons": {"mixing_beta": 1.5}}, "out_of_range"),
+        ({"system": {"starting_magnetization(1)": 2.0}}, "out_of_range"),
         ({"system": {"starting_magnetization": 0.5}}, "missing_index"),
         ({"system": {"ecutwfc": 40.0, "ecutrho": 100.0}}, "inconsistent"),
         (

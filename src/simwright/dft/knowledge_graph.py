@@ -57,7 +57,11 @@ class Parameter:
     required: bool = False
     status: Status = "documented"
     strict: bool = False
-    """True when pw.x 6.7 stops on a value outside ``allowed`` (else it falls back)."""
+    """True when pw.x 6.7 stops on a value outside ``allowed`` or ``range``.
+
+    Otherwise pw.x runs with it (falls back to a default, clamps it, or just uses it)
+    and the validator only warns.
+    """
 
     def summary(self) -> str:
         """``namelist.name (type): description``."""

@@ -182,14 +182,12 @@ def _check_value(param: Parameter, nl: str, name: str, value: Value) -> list[Pro
     if param.range and isinstance(value, int | float) and not isinstance(value, bool):
         lo, hi = param.range
         if (lo is not None and value < lo) or (hi is not None and value > hi):
+            span = f"{lo} .. {hi if hi is not None else '∞'}"
+            message = f"{param.name}={value!r} is outside {span}"
+            if not param.strict:
+                message += " (pw.x 6.7 runs with it; check that it is meant)"
             return [
-                Problem(
-                    "out_of_range",
-                    "error",
-                    nl,
-                    name,
-                    f"{param.name}={value!r} is outside {lo} .. {hi if hi is not None else '∞'}",
-                )
+                Problem("out_of_range", "error" if param.strict else "warning", nl, name, message)
             ]
     return []
 
