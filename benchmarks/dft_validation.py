@@ -6,7 +6,7 @@ repository, never copied into simwright)::
 
     python benchmarks/dft_validation.py /path/to/q-e/PW/examples /path/to/q-e/test-suite
 
-It collects ``*.in`` files that hold a pw.x input (an ``&SYSTEM`` namelist and an
+It collects ``*.in`` files (outside ``reference`` folders, which hold copies) that hold a pw.x input (an ``&SYSTEM`` namelist and an
 ``ATOMIC_SPECIES`` card, no ``calculation='cp'``) and the pw.x inputs written by
 shell scripts as here-documents (``cat > x.in << EOF ... EOF``), with shell
 variables replaced by a plausible value (the first value the script assigns or
@@ -98,7 +98,8 @@ def heredocs(script: str) -> Iterator[tuple[str, str]]:
 def collect(root: Path) -> list[Sample]:
     """Every pw.x input under ``root`` (files and here-documents), in a stable order."""
     out: list[Sample] = []
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    files = (p for p in root.rglob("*") if p.is_file())
+    for path in sorted(p for p in files if "reference" not in p.relative_to(root).parts[:-1]):
         try:
             text = path.read_text(errors="replace")
         except OSError:

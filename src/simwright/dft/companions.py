@@ -115,14 +115,16 @@ def _spin(namelists: Namelists, values: dict[str, Value]) -> list[Problem]:
 
 
 def _hubbard(namelists: Namelists, values: dict[str, Value]) -> list[Problem]:
-    if values.get("lda_plus_u") is True and not indexed(namelists, "hubbard_u"):
+    """lda_plus_u with no Hubbard parameter at all (U, J, J0, V, alpha, beta...)."""
+    hubbard = any(k.startswith("hubbard_") for k in values) or "starting_ns_eigenvalue" in values
+    if values.get("lda_plus_u") is True and not hubbard:
         return [
             Problem(
                 "missing_dependency",
                 "warning",
                 "system",
                 "Hubbard_U",
-                "lda_plus_u=.true. without any Hubbard_U does nothing",
+                "lda_plus_u=.true. without any Hubbard parameter does nothing",
             )
         ]
     return []
