@@ -6,8 +6,9 @@ repository, never copied into simwright)::
 
     python benchmarks/dft_validation.py /path/to/q-e/PW/examples /path/to/q-e/test-suite
 
-It collects ``*.in`` files (outside ``reference`` folders, which hold copies) that hold a pw.x input (an ``&SYSTEM`` namelist and an
-``ATOMIC_SPECIES`` card, no ``calculation='cp'``) and the pw.x inputs written by
+It collects ``*.in`` files that hold a pw.x input (an ``&SYSTEM`` namelist and an
+``ATOMIC_SPECIES`` card, no ``calculation='cp'``; ``reference`` folders, which hold
+copies, are skipped) and the pw.x inputs written by
 shell scripts as here-documents (``cat > x.in << EOF ... EOF``), with shell
 variables replaced by a plausible value (the first value the script assigns or
 loops over, 1 for a value computed by a command; ``$PSEUDO_DIR`` and friends by a
