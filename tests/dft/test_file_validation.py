@@ -57,7 +57,7 @@ def test_valid_inputs_get_no_error(path: Path) -> None:
         (("ecutwfc = 12.0", "ecutwfc = 12.0, ecutrho = 10.0"), "inconsistent", "ecutrho"),
         (("celldm(1) = 10.26, ", ""), "missing_dependency", "celldm(1)"),
         (("nat = 2,", "nat = 3,"), "inconsistent", "ATOMIC_POSITIONS"),
-        (("&system", "&sistem"), "unknown_variable", "&SISTEM"),
+        (("&system", "&sistem"), "missing_namelist", "&SYSTEM"),
     ],
 )
 def test_truly_invalid_inputs_are_still_refused(
@@ -77,6 +77,13 @@ def test_nspin2_needs_a_moment_unless_occupations_are_given() -> None:
     zero = metal.replace("nspin = 2", "nspin = 2, starting_magnetization(1) = 0.0")
     problems = validate_text(zero)
     assert errors(problems) == [] and any(p.name == "starting_magnetization" for p in problems)
+
+
+def test_a_namelist_pw_skips_is_a_warning() -> None:
+    """pw.x 6.7 skips a group it does not read (a later &FCP) and runs."""
+    text = SI.replace("ATOMIC_SPECIES", "&fcp\n  fcp_mu = 0.1\n/\nATOMIC_SPECIES")
+    [p] = validate_text(text)
+    assert p.severity == "warning" and p.name == "&FCP"
 
 
 def test_has_no_effect_is_a_warning_and_the_default_value_says_nothing() -> None:

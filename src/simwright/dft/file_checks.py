@@ -6,7 +6,7 @@ complete file can show, each checked against what pw.x 6.7 itself refuses:
 ``nat``/``ntyp``/``ibrav`` missing, the ``ATOMIC_SPECIES`` or
 ``ATOMIC_POSITIONS`` card missing or short, ``ibrav=0`` without
 ``CELL_PARAMETERS``, ``ibrav`` without a lattice constant, namelists out of
-pw.x's reading order, an unknown namelist. Cards pw.x 6.7 ignores are warnings.
+pw.x's reading order. Namelists and cards pw.x 6.7 skips are warnings.
 """
 
 from __future__ import annotations
@@ -69,11 +69,14 @@ def _error(kind: str, namelist: str, name: str, message: str) -> Problem:
 
 def _namelist_problems(f: PwFile) -> list[Problem]:
     out = [
-        _error(
+        Problem(
             "unknown_variable",
+            "warning",
             nl,
             f"&{nl.upper()}",
-            f"pw.x 6.7 reads no namelist &{nl.upper()}; it reads " + ", ".join(ORDER),
+            f"pw.x 6.7 reads no namelist &{nl.upper()} and skips it (it reads "
+            + ", ".join(ORDER)
+            + ")",
         )
         for nl in f.namelists
         if nl not in ORDER
