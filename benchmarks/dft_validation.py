@@ -86,7 +86,7 @@ def heredocs(script: str) -> Iterator[tuple[str, str]]:
     while i < len(lines):
         m = _HEREDOC.search(lines[i])
         i += 1
-        if m is None:
+        if m is None or lines[i - 1].lstrip().startswith("#"):  # none, or commented out
             continue
         body = []
         while i < len(lines) and lines[i].strip() != m.group(2):
