@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from simwright.dft.kg_rules import NAMELIST_NEEDS, REQUIREMENTS, Value
-from simwright.engines.espresso.template import path_variables
 from simwright.dft.knowledge_graph import (
     KnowledgeGraph,
     Parameter,
     load_knowledge_graph,
     split_name,
 )
+from simwright.engines.espresso.template import path_variables
 
 ProblemKind = Literal[
     "unknown_variable",

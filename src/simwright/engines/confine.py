@@ -84,15 +84,9 @@ class Confinement:
         ``read`` allows the read-only roots; ``controls=False`` lets control
         characters through (a LAMMPS message word, never a file position).
         """
-        if not name:
-            return [Violation(Breach.EMPTY, "empty file name")]
-        if controls and _CONTROL.search(name):
-            return [Violation(Breach.CONTROL, f"name {name!r} holds a control character")]
-        if name.startswith("~"):
-            return [Violation(Breach.HOME, f"name {name!r} starts with '~' (a home directory)")]
-        if ".." in PurePosixPath(name).parts:
-            message = f"path {name!r} uses '..' (it may leave the step directory)"
-            return [Violation(Breach.ESCAPE, message)]
+        lexical = lexical_violation(name, controls=controls, absolute=True)
+        if lexical is not None:
+            return [lexical]
         return self._resolved(name, read)
 
     def _resolved(self, name: str, read: bool) -> list[Violation]:
@@ -136,6 +130,40 @@ class Confinement:
         if why:
             raise ConfinementError(why)
         return self.root / name
+
+
+def lexical_violation(
+    name: str, *, controls: bool = True, absolute: bool = False
+) -> Violation | None:
+    """The part of the rule that needs no directory: empty, control, ``~``, ``..``, absolute.
+
+    ``absolute=True`` leaves absolute paths to :meth:`Confinement.violations`,
+    which knows whether they lie inside the directory.
+    """
+    if not name:
+        return Violation(Breach.EMPTY, "empty file name")
+    if controls and _CONTROL.search(name):
+        return Violation(Breach.CONTROL, f"name {name!r} holds a control character")
+    if name.startswith("~"):
+        return Violation(Breach.HOME, f"name {name!r} starts with '~' (a home directory)")
+    if ".." in PurePosixPath(name).parts:
+        return Violation(
+            Breach.ESCAPE, f"path {name!r} uses '..' (it may leave the step directory)"
+        )
+    if not absolute and PurePosixPath(name).is_absolute():
+        message = f"path {name!r} is absolute; only names relative to the step directory"
+        return Violation(Breach.ABSOLUTE, message)
+    return None
+
+
+def relative_name(name: str) -> str | None:
+    """Why ``name`` is not a relative, shell-safe name without ``..``; None when it is.
+
+    For names written into an input before its directory exists (a PACKMOL
+    input); where the directory is known, :class:`Confinement` also follows links.
+    """
+    found = lexical_violation(name)
+    return found.message if found else shell_safe(name)
 
 
 def plain_name(name: str) -> str | None:

@@ -66,6 +66,7 @@ def refuse_path_variables(namelists: Mapping[str, Mapping[str, object]]) -> None
             "these in requests and overrides"
         )
 
+
 INPUT_NAME = "pw.in"
 OUTPUT_NAME = "pw.stdout"
 """run_subprocess writes the standard output of engine ``pw`` here."""

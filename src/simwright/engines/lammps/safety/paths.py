@@ -223,8 +223,7 @@ class PathChecker:
         if not word or is_number(word):
             return []
         found = [
-            (_RULE_OF[v.breach], v.message)
-            for v in self.rule.violations(word, controls=False)
+            (_RULE_OF[v.breach], v.message) for v in self.rule.violations(word, controls=False)
         ]
         if not found and is_compressed(word) and shell_safe(word):
             found.append(("path-chars", f"compressed {shell_safe(word)}"))
