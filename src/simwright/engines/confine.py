@@ -47,8 +47,6 @@ class Breach(Enum):
     ESCAPE = "escape"
     SYMLINK = "symlink"
     UNRESOLVABLE = "unresolvable"
-    NOT_PLAIN = "not-plain"
-    CHARACTERS = "characters"
 
 
 @dataclass(frozen=True)
@@ -183,12 +181,3 @@ def shell_safe(name: str) -> str | None:
         return None
     bad = "".join(sorted({c for c in name if not SHELL_SAFE.fullmatch(c)}))
     return f"file name {name!r} contains characters {bad!r}"
-
-
-def confined_name(name: str, root: Path) -> str | None:
-    """Why ``name`` may not be used in ``root`` (a shell-safe relative name); None when it may.
-
-    The form the agents' executors and the PACKMOL adapter use for names a
-    model or a user wrote: the confinement rule plus :data:`SHELL_SAFE`.
-    """
-    return Confinement(root).why(name) or shell_safe(name)

@@ -177,8 +177,6 @@ def is_compressed(name: str) -> bool:
 _RULE_OF: dict[Breach, str] = {
     Breach.EMPTY: "path-chars",
     Breach.CONTROL: "path-chars",
-    Breach.CHARACTERS: "path-chars",
-    Breach.NOT_PLAIN: "path-chars",
     Breach.HOME: "path-home",
     Breach.ABSOLUTE: "path-absolute",
     Breach.ESCAPE: "path-escape",
