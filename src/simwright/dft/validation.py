@@ -3,8 +3,9 @@
 :func:`validate_input` returns typed :class:`Problem` records: an unknown variable
 (with the closest valid name and the namelist it belongs to), a variable in the
 wrong namelist, one only later pw.x versions accept, a wrong type, a value that is
-not allowed or out of range, a variable set without what it needs, and settings
-that need a companion (smearing without a width, spin without a starting moment).
+not allowed or out of range, a variable set without what it needs, settings
+that need a companion (smearing without a width, spin without a starting moment),
+and (``reserved``) a variable naming a file or folder, which simwright's template sets.
 """
 
 from __future__ import annotations
