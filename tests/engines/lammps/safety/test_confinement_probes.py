@@ -56,6 +56,8 @@ def test_pair_write_to_a_quoted_name_with_blanks_outside_is_refused(tmp_path: Pa
         ("fix r all reaxff/species 10 10 100 sp.out position 100 ../pos.out", "path-escape"),
         ("fix b all reaxff/bonds/kk 100 /tmp/bonds.txt", "path-absolute"),
         ("fix t all tmd 1.0 target.xyz 100 ../tmd.out", "path-escape"),
+        ("fix g all orient/fcc 0 1 4.03 0.001 0.25 0.75 xi.vec '/x y.vec'", "path-absolute"),
+        ("fix e all eos/table linear 'e os.table' 100 KEY", "path-chars"),
         ('print "hello" file """a b.txt"""', "path-chars"),
         ('print "see ../../notes"', "path-escape"),  # unknown positions: every word
         ('fix unknown all some/style 1 "../x y.txt"', "path-escape"),

