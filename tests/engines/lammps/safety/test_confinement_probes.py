@@ -61,7 +61,8 @@ def test_pair_write_to_a_quoted_name_with_blanks_outside_is_refused(tmp_path: Pa
         ('print "hello" file """a b.txt"""', "path-chars"),
         ('print "see ../../notes"', "path-escape"),  # unknown positions: every word
         ('fix unknown all some/style 1 "../x y.txt"', "path-escape"),
-        ("fix unknown all some/style 1 'a b.gz'", "path-chars"),
+        ("fix unknown all some/style 1 'a b.gz'", "compressed-file"),
+        ("fix r all reaxff/bonds 100 bonds.gz", "compressed-file"),
         ("write_data out\x01.data", "path-chars"),
     ],
 )

@@ -220,16 +220,12 @@ class PathChecker:
 
         Every word is checked, blanks and quotes included: a command this
         module does not know may still open it as a file. Control characters
-        are allowed here (a multi-line message); names a shell may see are not.
+        are allowed here (a multi-line message). A compressed name, which LAMMPS
+        would hand to a shell, is refused by the policy wherever it appears.
         """
         if not word or is_number(word):
             return []
-        found = [
-            (_RULE_OF[v.breach], v.message) for v in self.rule.violations(word, controls=False)
-        ]
-        if not found and is_compressed(word) and shell_safe(word):
-            found.append(("path-chars", f"compressed {shell_safe(word)}"))
-        return found
+        return [(_RULE_OF[v.breach], v.message) for v in self.rule.violations(word, controls=False)]
 
     def _confine(self, name: str, access: Access) -> list[Problem]:
         read = access is Access.READ
