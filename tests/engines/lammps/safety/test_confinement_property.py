@@ -14,7 +14,6 @@ appear or change.
 from __future__ import annotations
 
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,23 +166,26 @@ def render(layout: Layout, plan: list[Use]) -> str:
 @given(plan=st.lists(uses, min_size=1, max_size=4))
 @example(plan=[Use(1, "up-three-blank", '"', "", True)])  # the probe of the hardening issue
 @example(plan=[Use(0, "plain", "", "string", False), Use(1, "up-one", "'", "index", True)])
-def test_nothing_is_written_outside_the_scratch_directory(plan: list[Use]) -> None:
-    with tempfile.TemporaryDirectory(prefix="simwright-confine-") as tmp:
-        layout = Layout(Path(tmp))
-        layout.make()
-        script = layout.step / "in.lammps"
-        script.write_text(render(layout, plan))
-        before = layout.outside_scratch()
+def test_nothing_is_written_outside_the_scratch_directory(
+    tmp_path_factory: pytest.TempPathFactory, plan: list[Use]
+) -> None:
+    layout = Layout(tmp_path_factory.mktemp("confine"))  # a fresh folder per example
+    layout.make()
+    script = layout.step / "in.lammps"
+    script.write_text(render(layout, plan))
+    before = layout.outside_scratch()
 
-        report = check_lammps_script(script, layout.step, lmp=LMP, scratch_dir=layout.scratch)
+    report = check_lammps_script(script, layout.step, lmp=LMP, scratch_dir=layout.scratch)
 
-        expected = all(FORMS[use.form] for use in plan)
-        event("accepted" if expected else "refused")
-        static = [f for f in report.findings if f.rule.startswith("path-")]
-        assert (not static) == expected, (script.read_text(), report.format())
-        if expected:
-            assert report.ok, (script.read_text(), report.format())
-            assert report.dry_run is not None
-        else:
-            assert report.dry_run is None  # a refused script never reaches LAMMPS
-        assert layout.outside_scratch() == before, script.read_text()
+    expected = all(FORMS[use.form] for use in plan)
+    event("accepted" if expected else "refused")
+    static = [f for f in report.findings if f.rule.startswith("path-")]
+    assert (not static) == expected, (script.read_text(), report.format())
+    if expected:
+        assert report.ok, (script.read_text(), report.format())
+        assert report.dry_run is not None
+        written = [layout.scratch / Path(layout.name(u.form, i)).name for i, u in enumerate(plan)]
+        assert all(path.is_file() for path in written)  # the dry run really wrote them
+    else:
+        assert report.dry_run is None  # a refused script never reaches LAMMPS
+    assert layout.outside_scratch() == before, script.read_text()
