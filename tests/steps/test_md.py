@@ -14,6 +14,7 @@ from simwright.engines.lammps.segment import MDSpec, lammps_available
 from simwright.engines.packmol import packmol_available
 from simwright.forcefields import get_forcefield
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.results import ArtifactRef
 from simwright.settings import Settings
 from simwright.steps.build import record_liquid
 from simwright.steps.md import SegmentFiles, equilibrate, minimize, produce
@@ -23,18 +24,43 @@ ARGON = get_forcefield("lj_argon")
 
 
 @dataclass(frozen=True)
-class LeadIn(Step):
-    """Pack 32 argon atoms, minimize, equilibrate NVT, produce NVE: one step for brevity."""
+class PackAndMinimize(Step):
+    """Pack 32 argon atoms with PACKMOL and minimize them."""
 
     @override
-    def run(self, ctx: RunContext) -> Done[tuple[SegmentFiles, SegmentFiles]]:
+    def run(self, ctx: RunContext) -> Equilibrate:
         packed = record_liquid(ctx, LiquidSpec((("argon", 32),), density_g_cm3=1.2, seed=7))
-        start = minimize(ctx, ARGON, packed, timestep_fs=5.0, iterations=50)
+        return Equilibrate(minimize(ctx, ARGON, packed, timestep_fs=5.0, iterations=50))
+
+
+@dataclass(frozen=True)
+class Equilibrate(Step):
+    """NVT at 90 K from the minimized restart."""
+
+    start: ArtifactRef
+
+    @override
+    def run(self, ctx: RunContext) -> Produce:
         nvt = MDSpec("nvt", 200, 5.0, temperature_k=90.0, create_velocities=True, thermo_every=50)
-        equilibrated = equilibrate(ctx, nvt, ARGON, start)
-        assert equilibrated.restart is not None
+        files = equilibrate(ctx, nvt, ARGON, self.start)
+        assert files.restart is not None
+        return Produce(files.thermo, files.restart)
+
+
+@dataclass(frozen=True)
+class Produce(Step):
+    """NVE production with a trajectory."""
+
+    nvt_thermo: ArtifactRef
+    start: ArtifactRef
+
+    @override
+    def run(self, ctx: RunContext) -> Done[tuple[ArtifactRef, SegmentFiles]]:
         nve = MDSpec("nve", 200, 5.0, thermo_every=50, dump_every=50)
-        return Done((equilibrated, produce(ctx, nve, ARGON, equilibrated.restart)))
+        return Done((self.nvt_thermo, produce(ctx, nve, ARGON, self.start)))
+
+
+LEAD_IN = Graph.build("lead_in", [PackAndMinimize, Equilibrate, Produce])
 
 
 @pytest.mark.skipif(
@@ -43,12 +69,12 @@ class LeadIn(Step):
 def test_lead_in_runs_real_engines_and_records_every_segment(
     store: Store, settings: Settings
 ) -> None:
-    out = run_graph(Graph.build("lead_in", [LeadIn]), LeadIn(), store, settings)
-    equilibrated, production = out.result
+    out = run_graph(LEAD_IN, PackAndMinimize(), store, settings)
+    nvt_thermo, production = out.result
     run_dir = settings.runs_path / out.run_id
     engines = [c.engine for c in store.engine_calls(out.run_id)]
     assert engines == ["packmol", "lammps", "lammps", "lammps"]
-    nvt = read_table(run_dir / equilibrated.thermo.path)
+    nvt = read_table(run_dir / nvt_thermo.path)
     nve = read_table(run_dir / production.thermo.path)
     assert nve["step"][0] == nvt["step"][-1] and nve["step"][-1] - nve["step"][0] == 200
     assert 40 < float(nvt["temperature"][-1]) < 160

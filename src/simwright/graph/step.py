@@ -63,8 +63,8 @@ class LegacyStep:
     then runs. Legacy steps are never nodes of a graph.
     """
 
-    def upgrade(self) -> Step:
-        """The current step equivalent to this stored one."""
+    def upgrade(self) -> Step | LegacyStep:
+        """The current step equivalent to this stored one (or a newer legacy step)."""
         raise NotImplementedError
 
 

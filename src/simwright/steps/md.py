@@ -3,7 +3,9 @@
 The lead-in every MD protocol shares — pack (:func:`simwright.steps.build.record_liquid`)
 -> :func:`minimize` -> :func:`equilibrate` (NVT or NPT) -> :func:`produce` — is written
 here once; each works on values (settings, specs, artifact references) and returns
-values, so a protocol's steps stay a few lines long.
+values, so a protocol's steps stay a few lines long. Run one segment per step: a
+segment's files (``thermo.h5``, ``final.restart``...) have fixed names in the step
+directory.
 """
 
 from __future__ import annotations
