@@ -56,7 +56,9 @@ def validate_pw_file(f: PwFile, kg: KnowledgeGraph | None = None) -> list[Proble
     """All problems of a parsed pw.x input file, errors first."""
     kg = kg or load_knowledge_graph()
     known = {nl: values for nl, values in f.namelists.items() if nl in ORDER}
-    problems = validate_input(known, kg)
+    # a whole file is not written by simwright's template: its paths are the caller's
+    # to confine (the agents' gate does), not reserved
+    problems = validate_input(known, kg, template_paths=False)
     problems.extend(_namelist_problems(f))
     problems.extend(_required(f))
     problems.extend(_card_problems(f))

@@ -27,6 +27,7 @@ ProblemKind = Literal[
     "missing_dependency",
     "inconsistent",
     "missing_namelist",
+    "reserved",
 ]
 
 

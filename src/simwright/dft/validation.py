@@ -3,8 +3,9 @@
 :func:`validate_input` returns typed :class:`Problem` records: an unknown variable
 (with the closest valid name and the namelist it belongs to), a variable in the
 wrong namelist, one only later pw.x versions accept, a wrong type, a value that is
-not allowed or out of range, a variable set without what it needs, and settings
-that need a companion (smearing without a width, spin without a starting moment).
+not allowed or out of range, a variable set without what it needs, settings
+that need a companion (smearing without a width, spin without a starting moment),
+and (``reserved``) a variable naming a file or folder, which simwright's template sets.
 """
 
 from __future__ import annotations
@@ -20,20 +21,53 @@ from simwright.dft.knowledge_graph import (
     split_name,
 )
 from simwright.dft.problems import Namelists, Problem, ProblemKind, errors, flat
+from simwright.engines.espresso.template import path_variables
 
-__all__ = ["Namelists", "Problem", "ProblemKind", "errors", "validate_input"]
+__all__ = [
+    "Namelists",
+    "Problem",
+    "ProblemKind",
+    "errors",
+    "reserved_problems",
+    "validate_input",
+]
 
 
-def validate_input(namelists: Namelists, kg: KnowledgeGraph | None = None) -> list[Problem]:
-    """All problems of ``namelists`` (namelist -> variable -> value), errors first."""
+def validate_input(
+    namelists: Namelists, kg: KnowledgeGraph | None = None, *, template_paths: bool = True
+) -> list[Problem]:
+    """All problems of ``namelists`` (namelist -> variable -> value), errors first.
+
+    With ``template_paths`` (simwright's template writes the input) every
+    variable naming a file or folder is a ``reserved`` error; an executor
+    checking a whole input written by a model passes False and confines them.
+    """
     kg = kg or load_knowledge_graph()
-    problems: list[Problem] = []
+    problems: list[Problem] = reserved_problems(namelists) if template_paths else []
     for nl, values in namelists.items():
         for name, value in values.items():
             problems.extend(_check_variable(kg, nl.lower(), name, value))
     problems.extend(_check_requirements(namelists, kg))
     problems.extend(check_companions(namelists))
     return sorted(problems, key=lambda p: p.severity != "error")
+
+
+def reserved_problems(namelists: Namelists) -> list[Problem]:
+    """A ``reserved`` error for each variable naming a file or folder (set by the template)."""
+    return [
+        Problem(
+            "reserved",
+            "error",
+            nl.lower(),
+            name,
+            f"{name} names a file or folder; simwright sets outdir, prefix and pseudo_dir "
+            "itself, inside the step directory",
+            fix={nl.lower(): {name: None}},
+        )
+        for nl, values in namelists.items()
+        for name in values
+        if path_variables({nl: {name: None}})
+    ]
 
 
 def _check_variable(kg: KnowledgeGraph, nl: str, name: str, value: Value) -> list[Problem]:

@@ -4,7 +4,8 @@ The cell comes from ``CELL_PARAMETERS`` (``ibrav=0``) or from the Bravais
 lattices simwright supports (``ibrav`` 1, 2, 3, -3, 4, 6, 8, written from the
 pw.x 6.7 input description); positions in ``alat``, ``bohr``, ``angstrom`` or
 ``crystal`` units are converted to Å. Everything the template manages itself
-(``ibrav``, ``nat``, ``celldm``, paths) is left out of the namelists.
+(``ibrav``, ``nat``, ``celldm``, every variable naming a file or folder) is left out
+of the namelists.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ import numpy as np
 from ase.data import chemical_symbols
 from ase.units import Bohr
 
-from simwright.engines.espresso.template import MANAGED, KPoints, PwInput, Species, Value
+from simwright.engines.espresso.template import (
+    MANAGED,
+    PATH_VARIABLES,
+    KPoints,
+    PwInput,
+    Species,
+    Value,
+)
 from simwright.errors import ValidationError
 from simwright.structure import Structure
 
@@ -24,6 +32,8 @@ if TYPE_CHECKING:
     from simwright.engines.espresso.reader import Card, PwFile
 
 _GEOMETRY = frozenset({"cosab", "cosac", "cosbc", "space_group"})
+_DROPPED = MANAGED | PATH_VARIABLES | _GEOMETRY
+"""Set by the template (geometry, counts, every path), so not kept from the file."""
 _S3 = np.sqrt(3.0)
 
 
