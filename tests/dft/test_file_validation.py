@@ -79,6 +79,15 @@ def test_nspin2_needs_a_moment_unless_occupations_are_given() -> None:
     assert errors(problems) == [] and any(p.name == "starting_magnetization" for p in problems)
 
 
+def test_paths_of_a_whole_file_are_not_reserved() -> None:
+    """A pw.x file written by someone else names its folders; only the template reserves them."""
+    paths = "outdir = './tmp', prefix = 'si', pseudo_dir = '/opt/pp',"
+    assert (
+        errors(validate_text(SI.replace("calculation = 'scf',", f"{paths} calculation = 'scf',")))
+        == []
+    )
+
+
 def test_a_namelist_pw_skips_is_a_warning() -> None:
     """pw.x 6.7 skips a group it does not read (a later &FCP) and runs."""
     text = SI.replace("ATOMIC_SPECIES", "&fcp\n  fcp_mu = 0.1\n/\nATOMIC_SPECIES")
