@@ -21,6 +21,7 @@ from simwright.dft.structures import PROTOTYPES, reference_lattice
 from simwright.engines.espresso.template import PwInput
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols import sizing
 from simwright.protocols.dft_common import (
     recommend_in_step,
     record_recovery,
@@ -263,4 +264,6 @@ PROTOCOL = Protocol(
     start=lambda params: EosRecommend(params),
     examples=("lattice constant of Si with PBE", "equation of state of Cu with PBE"),
     parse_request=parse_request,
+    engines=("pw.x",),
+    estimate=sizing.dft_estimate,
 )

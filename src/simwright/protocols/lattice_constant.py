@@ -30,6 +30,7 @@ from simwright.contract import (
 from simwright.engines.ase.calculators import CalculatorSpec, energies
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols import sizing
 from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_elements, has_word
@@ -59,7 +60,11 @@ class LatticeConstantParams(BaseModel):
 
     element: str = Field(description="chemical symbol, e.g. Cu")
     lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    calculator: str = Field("emt", description="emt, lj, or an ASE calculator 'module:Class'")
+    calculator: str = Field(
+        "emt",
+        description="a registered ASE calculator (emt, lj, sevennet, chgnet, plugins) or a "
+        "'module:Class' the installation allows in config.toml",
+    )
     calculator_kwargs: dict[str, Any] = Field(default_factory=dict)
     a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strain_percent: float = Field(5.0, gt=0, le=20, description="± isotropic strain range (%)")
@@ -145,6 +150,7 @@ class ScanVolumes(Step):
             cells,
             p.calculator_spec(),
             progress=lambda i, n: ctx.progress(i / n, f"volume {i}/{n}"),
+            allow=ctx.settings.plugins,
         )
         ctx.engine_call(call)
         n = len(base)
@@ -287,4 +293,6 @@ PROTOCOL = Protocol(
     start=lambda params: BuildCrystal(params),
     examples=("lattice constant of fcc Cu with EMT", "equation of state of Al with EMT"),
     parse_request=parse_request,
+    check=sizing.check_lattice_constant,
+    estimate=sizing.lattice_constant_estimate,
 )
