@@ -3,6 +3,8 @@ model's reply cannot name code to import, and nothing is created when it is refu
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anyio
 import pytest
 
@@ -21,7 +23,7 @@ from simwright.store import Store
     ],
 )
 def test_a_refused_protocol_subtask_creates_no_run(
-    settings: Settings, store: Store, parameters: dict, message: str
+    settings: Settings, store: Store, tmp_path: Path, parameters: dict, message: str
 ) -> None:
     tool = ProtocolTool(store, settings, load_protocols())
     spec = SubtaskSpec(
@@ -31,7 +33,7 @@ def test_a_refused_protocol_subtask_creates_no_run(
         protocol="lattice_constant",
         parameters=parameters,
     )
-    report = anyio.run(tool.run, spec)
+    report = anyio.run(tool.run, spec, tmp_path / "a0")
     assert report.status == "failed" and report.child_run_id is None
     assert report.error is not None and message in report.error
     assert "allowed: emt" in report.error or "finite" in report.error

@@ -15,9 +15,7 @@ from simwright.cli.campaign import campaign_app
 
 def test_an_import_path_as_engine_is_refused_before_anything_is_created(tmp_path: Path) -> None:
     spec = tmp_path / "bad.yaml"
-    spec.write_text(
-        yaml.safe_dump(merged(SYNTHETIC, {"segment": {"engine": "subprocess:Popen"}}))
-    )
+    spec.write_text(yaml.safe_dump(merged(SYNTHETIC, {"segment": {"engine": "subprocess:Popen"}})))
     home = tmp_path / "home"
     result = CliRunner().invoke(
         campaign_app, ["run", str(spec), "--json"], env={"SIMWRIGHT_HOME": str(home)}
