@@ -55,7 +55,8 @@ def diffusivity_estimate(params: Any, settings: Settings) -> Estimate:
     """Minimization, equilibration, production and every allowed extension."""
     from simwright.molecules import get_molecule
     from simwright.protocols.diffusivity import MIN_FRAMES
-    from simwright.protocols.md_common import MINIMIZE_STEPS, SYSTEMS, steps_for
+    from simwright.protocols.md_common import SYSTEMS
+    from simwright.steps.md import MINIMIZE_STEPS, steps_for
 
     p = params
     system = SYSTEMS[p.system]
@@ -85,7 +86,8 @@ def diffusivity_estimate(params: Any, settings: Settings) -> Estimate:
 
 def thermal_conductivity_estimate(params: Any, settings: Settings) -> Estimate:
     """Minimization, equilibration and an NVE production sampling the heat current."""
-    from simwright.protocols.md_common import MINIMIZE_STEPS, SYSTEMS, steps_for
+    from simwright.protocols.md_common import SYSTEMS
+    from simwright.steps.md import MINIMIZE_STEPS, steps_for
 
     p = params
     production = steps_for(p.production_ps, p.timestep_fs)
