@@ -34,7 +34,7 @@ class Limits:
     max_output_gb: float = 20.0
     max_core_hours: float = 48.0
     walltime_factor: float = 10.0
-    min_walltime_s: float = 600.0
+    min_walltime_s: float = 1800.0
     engine_walltime_s: float | None = None
     engine_timeout_s: float | None = None
 

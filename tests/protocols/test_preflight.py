@@ -92,11 +92,9 @@ def test_missing_executables_say_how_to_install_them(settings: Settings) -> None
 
 
 def test_a_reserved_override_is_refused_before_the_run(settings: Settings) -> None:
-    raw = {"formula": "Si", "overrides": {"control": {"outdir": "/tmp/elsewhere"}}}
+    raw = {"formula": "Si", "overrides": {"system": {"nat": 5}}}
     checked = _check("dft_scf", raw, settings)
-    assert checked.problems == (
-        "outdir are set by simwright's template; remove them from the input",
-    )
+    assert checked.problems == ("nat are set by simwright's template; remove them from the input",)
     fine = _check("dft_scf", {"formula": "Si"}, settings)
     assert fine.ok and fine.estimate is not None and fine.estimate.scf_cycles == 1
 
