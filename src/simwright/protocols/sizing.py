@@ -104,7 +104,7 @@ def dft_estimate(params: Any, settings: Settings) -> Estimate:
 
     Runs the recommender and renders its input (no pw.x), so a request that cannot
     become a valid input (no pseudopotential, an override of a variable the template
-    manages such as ``outdir``...) is refused here.
+    manages such as ``nat`` or ``ibrav``...) is refused here.
     """
     rec = _recommend(params, settings)
     calls = int(getattr(params, "n_points", 1))
