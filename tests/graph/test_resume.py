@@ -103,7 +103,7 @@ def test_sigkill_then_resume_runs_no_completed_step_twice(
     assert (build_dir / "crystal.extxyz").stat().st_mtime_ns == build_mtime
     attempts = _rows(home, "select seq, attempt, status from steps order by id")
     if mode == "during":
-        assert attempts[1:3] == [(2, 1, "running"), (2, 2, "completed")]
+        assert attempts[1:3] == [(2, 1, "killed"), (2, 2, "completed")]
     else:
         assert [a for a in attempts if a[0] == 2] == [(2, 1, "completed")]
     assert steps[1][2] == "completed"

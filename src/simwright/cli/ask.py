@@ -42,7 +42,9 @@ def ask(
 ) -> None:
     """Answer a request with the agents (needs a model: see SIMWRIGHT_MODEL)."""
     from simwright.agents.errors import AgentConfigError
+    from simwright.textio import require_utf8
 
+    require_utf8(request, "the request")
     settings = settings_for(home)
     if importlib.util.find_spec("pydantic_ai") is None:
         raise AgentConfigError("the agents need pydantic-ai: pip install 'simwright[agents]'")

@@ -118,9 +118,10 @@ def validate_cmd(
 
     from simwright.dft.validation import errors, validate_input
     from simwright.errors import ParseError
+    from simwright.textio import read_utf8
 
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(read_utf8(path, "namelist file"))
         if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
             raise ParseError(f"{path}: expected a mapping namelist -> variable -> value")
         problems = validate_input(data)
