@@ -25,7 +25,7 @@ from functools import cache
 PR_SET_PDEATHSIG = 1
 """The ``prctl`` option that asks for a signal when the parent dies (linux/prctl.h)."""
 
-_GUARD_SCRIPT = 'read _ignored || kill -KILL -- "-$0" 2>/dev/null'
+_GUARD_SCRIPT = 'read _ignored || kill -9 -"$0" 2>/dev/null'
 """Kill process group ``$0`` unless a line arrives on stdin before it closes."""
 
 
