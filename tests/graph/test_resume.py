@@ -141,9 +141,13 @@ def test_cli_run_killed_mid_step_resumes(tmp_path: Path, reference: dict) -> Non
     assert len(_rows(home, "select id from steps")) == 5
 
 
-def test_sigterm_marks_the_run_interrupted_and_resume_completes(
-    tmp_path: Path, reference: dict
+@pytest.mark.parametrize(
+    "sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["sigterm", "sighup", "sigint"]
+)
+def test_a_signal_marks_the_run_interrupted_and_resume_completes(
+    tmp_path: Path, reference: dict, sig: signal.Signals
 ) -> None:
+    """SIGTERM (kill), SIGHUP (the terminal closed) and SIGINT (Ctrl-C) end alike."""
     home = tmp_path / "home"
     spec = tmp_path / "spec.yaml"
     spec.write_text(SPEC.replace("0.05", "0.3"))
@@ -162,7 +166,7 @@ def test_sigterm_marks_the_run_interrupted_and_resume_completes(
         except sqlite3.OperationalError:
             pass
         time.sleep(0.05)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     stdout, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
     out = json.loads(stdout)
