@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from simwright import __version__
 from simwright.agents.usage.ledger import UsageEntry
 from simwright.engines.base import EngineCall
 from simwright.graph import codec
+from simwright.graph.lock import run_lock
 from simwright.graph.runner import new_run_id
 from simwright.settings import Settings
 from simwright.store import RunRow, Store, sha256_file
@@ -39,15 +41,19 @@ class AgentRecorder:
         self.run_id = run_id
         self.run_dir = run_dir
         self._seq = len(store.steps(run_id))
+        self._lock = ExitStack()  # the run's lock, held until finish() (or process exit)
 
     @classmethod
     def start(
         cls, store: Store, settings: Settings, request: str, params: Mapping[str, Any]
     ) -> AgentRecorder:
-        """Create the run (status ``running``) and its directory."""
+        """Create the run (status ``running``) and its directory, holding the run's lock
+        so that ``simwright runs`` shows it running only while this process lives."""
         run_id = new_run_id()
         run_dir = settings.runs_path / run_id
         run_dir.mkdir(parents=True)
+        lock = ExitStack()
+        lock.enter_context(run_lock(run_dir))
         store.create_run(
             run_id,
             AGENT_PROTOCOL,
@@ -56,7 +62,9 @@ class AgentRecorder:
             workdir=str(run_dir),
             version=__version__,
         )
-        return cls(store, run_id, run_dir)
+        recorder = cls(store, run_id, run_dir)
+        recorder._lock = lock
+        return recorder
 
     # -- usage and events ---------------------------------------------------
     def usage(self, e: UsageEntry) -> None:
@@ -201,6 +209,7 @@ class AgentRecorder:
             run.error = error
             run.result_json = json.dumps(dict(result), default=str) if result is not None else None
             run.updated_at = utcnow()
+        self._lock.close()
 
 
 def _hash(text: str) -> str:
