@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from simwright import __version__
 from simwright.agents.usage.ledger import UsageEntry
 from simwright.engines.base import EngineCall
 from simwright.graph import codec
-from simwright.graph.lock import run_lock
 from simwright.graph.runner import new_run_id
 from simwright.settings import Settings
 from simwright.store import RunRow, Store, sha256_file
@@ -41,19 +39,15 @@ class AgentRecorder:
         self.run_id = run_id
         self.run_dir = run_dir
         self._seq = len(store.steps(run_id))
-        self._lock = ExitStack()  # the run's lock, held until finish() (or process exit)
 
     @classmethod
     def start(
         cls, store: Store, settings: Settings, request: str, params: Mapping[str, Any]
     ) -> AgentRecorder:
-        """Create the run (status ``running``) and its directory, holding the run's lock
-        so that ``simwright runs`` shows it running only while this process lives."""
+        """Create the run (status ``running``) and its directory."""
         run_id = new_run_id()
         run_dir = settings.runs_path / run_id
         run_dir.mkdir(parents=True)
-        lock = ExitStack()
-        lock.enter_context(run_lock(run_dir))
         store.create_run(
             run_id,
             AGENT_PROTOCOL,
@@ -62,9 +56,58 @@ class AgentRecorder:
             workdir=str(run_dir),
             version=__version__,
         )
-        recorder = cls(store, run_id, run_dir)
-        recorder._lock = lock
-        return recorder
+        return cls(store, run_id, run_dir)
+
+    @classmethod
+    def reopen(cls, store: Store, run_id: str) -> AgentRecorder:
+        """The recorder of a stored agent run, to resume it (status back to ``running``)."""
+        from simwright.errors import ValidationError
+
+        row = store.get_run(run_id)
+        if row.protocol != AGENT_PROTOCOL:
+            raise ValidationError(f"run {row.id} is a {row.protocol} run, not an agent run")
+        if row.status == "completed":
+            raise ValidationError(f"agent run {row.id} already completed; nothing to resume")
+        run_dir = Path(row.workdir)
+        if not run_dir.is_dir():
+            raise ValidationError(f"cannot resume {row.id}: its folder {run_dir} is missing")
+        with store.transaction() as s:
+            run = s.get(RunRow, row.id)
+            assert run is not None
+            run.status, run.error, run.updated_at = "running", None, utcnow()
+        return cls(store, row.id, run_dir)
+
+    def usage_entries(self) -> list[UsageEntry]:
+        """The model requests already booked for this run (a resumed ledger starts with them)."""
+        from sqlalchemy import select
+
+        with self.store.transaction() as s:
+            q = select(AgentUsageRow).where(AgentUsageRow.run_id == self.run_id)
+            rows = s.scalars(q.order_by(AgentUsageRow.id)).all()
+            return [
+                UsageEntry(
+                    r.role,
+                    r.subtask,
+                    r.model,
+                    r.input_tokens,
+                    r.output_tokens,
+                    r.prompt_tokens,
+                    r.cost_usd,
+                    r.ok,
+                    r.requests,
+                )
+                for r in rows
+            ]
+
+    def subtasks(self) -> list[AgentSubtaskRow]:
+        """The run's subtask rows in the order they were planned or added."""
+        from sqlalchemy import select
+
+        with self.store.transaction() as s:
+            q = select(AgentSubtaskRow).where(AgentSubtaskRow.run_id == self.run_id)
+            rows = list(s.scalars(q.order_by(AgentSubtaskRow.id)).all())
+            s.expunge_all()
+            return rows
 
     # -- usage and events ---------------------------------------------------
     def usage(self, e: UsageEntry) -> None:
@@ -103,6 +146,7 @@ class AgentRecorder:
         attempts: int = 0,
         report: Mapping[str, Any] | None = None,
         child_run_id: str | None = None,
+        revision: int = 0,
     ) -> None:
         """Insert or update a subtask."""
         from sqlalchemy import select
@@ -122,6 +166,7 @@ class AgentRecorder:
             row.attempts = attempts
             row.report_json = json.dumps(dict(report or {}), default=str)
             row.child_run_id = child_run_id
+            row.revision = revision
             row.updated_at = utcnow()
 
     def review(
@@ -209,7 +254,6 @@ class AgentRecorder:
             run.error = error
             run.result_json = json.dumps(dict(result), default=str) if result is not None else None
             run.updated_at = utcnow()
-        self._lock.close()
 
 
 def _hash(text: str) -> str:
