@@ -1,7 +1,8 @@
 """The ``simwright`` command line (Typer + Rich). Thin: parsing, calling, printing.
 
-Exit codes: 0 success, 1 the run failed, 2 the input was refused before any
-compute, 3 the run waits for review, 130 interrupted.
+Exit codes: 0 success, 1 the run failed (``verify``/``inspect``: a file is missing,
+changed or broken), 2 the input was refused before any compute, 3 the run waits for
+review, 130 interrupted (Ctrl-C, SIGTERM or SIGHUP).
 """
 
 from __future__ import annotations
