@@ -55,8 +55,8 @@ def required_artifacts(store: Store, run_id: str, step: Any) -> list[ArtifactRef
         visited_steps.add(producer)
         try:
             todo.extend(artifact_refs(codec.loads(step_json[producer])))
-        except GraphError:
-            continue  # inputs of a class no longer importable: its own refs were checked
+        except (GraphError, ValueError, TypeError):
+            continue  # inputs that no longer decode: the refs found so far are checked
     return sorted(found.values(), key=lambda r: r.path)
 
 
