@@ -206,7 +206,9 @@ def plan(
     from simwright.knowledge.planner.plan import plan as make_plan
     from simwright.knowledge.planner.selection import NotUnderstood
     from simwright.protocols import load_protocols
+    from simwright.textio import require_utf8
 
+    require_utf8(request, "the request")
     protocols = load_protocols()
     try:
         result = make_plan(request, _modules(knowledge_dir), protocols)
