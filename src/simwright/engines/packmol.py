@@ -60,6 +60,10 @@ class PackSpec:
     margin_a: float | None = None
     nloop: int | None = None
     vdw_box_factor: float = VDW_BOX_FACTOR
+    radii_a: tuple[tuple[str, float], ...] = ()
+    """(molecule name, radius) pairs: PACKMOL's per-structure ``radius``, so two atoms of
+    that molecule stay ``2·radius`` apart and one of them ``radius + tolerance/2`` from any
+    other atom (``(("li+", 1.5),)`` keeps Li–Li at 3 Å with a 2 Å tolerance)."""
 
     def __post_init__(self) -> None:
         try:
@@ -195,13 +199,14 @@ def render_packmol_input(
     ]
     if spec.nloop is not None:
         lines.append(f"nloop {spec.nloop}")
-    for (_, count), name in zip(spec.components, file_names, strict=True):
+    for (molecule, count), name in zip(spec.components, file_names, strict=True):
         if count == 0:
             continue
         lines += [
             "",
             f"structure {name}",
             f"  number {count}",
+            *_radius_lines(spec, molecule.name),
             f"  inside box {lo:.6f} {lo:.6f} {lo:.6f} {hi:.6f} {hi:.6f} {hi:.6f}",
             "end structure",
         ]
@@ -228,6 +233,10 @@ def find_packmol() -> Path:
     if found:
         return Path(found)
     raise EngineError("PACKMOL not found next to the Python interpreter or on PATH")
+
+
+def _radius_lines(spec: PackSpec, molecule: str) -> list[str]:
+    return [f"  radius {r:.6f}" for name, r in spec.radii_a if name == molecule]
 
 
 def pack(

@@ -275,8 +275,16 @@ def test_an_unknown_request_is_not_understood() -> None:
 
 def test_a_module_without_protocol_is_refused_with_what_was_understood() -> None:
     request = "Li+ diffusivity in 1.2 m LiPF6 in EC/DMC 3:7 by weight at 40 °C with SevenNet"
+    assert plan(request, MODULES, DECLARED).protocol == "electrolyte_diffusivity"
+    electrolyte = "li_ion_diffusivity_carbonate_electrolytes"
+    pending = [
+        m.model_copy(update={"protocol": None, "pending": "it needs a GPU"})
+        if m.id == electrolyte
+        else m
+        for m in MODULES
+    ]
     with pytest.raises(ParseError, match=r"no executable protocol yet.*GPU.*molality_mol_kg=1\.2"):
-        plan(request, MODULES, DECLARED)
+        plan(request, pending, DECLARED)
     meaning = interpret(request, MODULES)
     assert meaning.module.id == "li_ion_diffusivity_carbonate_electrolytes"
     values = {n: p.value for n, p in meaning.parameters.items() if p.source == "given"}

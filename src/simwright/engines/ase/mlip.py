@@ -39,7 +39,38 @@ def sevennet(model: str = SEVENNET_MODEL, device: str = "cpu", **kwargs: Any) ->
     with warnings.catch_warnings():
         # sevenn warns that no accelerated tensor-product kernel exists on this device
         warnings.simplefilter("ignore", UserWarning)
+        # torch 2.13 deprecates torch.jit.script, which sevenn uses to load its model
+        warnings.filterwarnings("ignore", ".*torch.jit.script.*", DeprecationWarning)
         return SevenNetCalculator(model, device=device, **kwargs)
+
+
+def resolve_device(device: str) -> str:
+    """``auto`` becomes ``cuda`` when torch sees a GPU and ``cpu`` otherwise."""
+    if device != "auto":
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+D3_FUNCTIONAL = "PBE"
+"""D3 parameters are those of PBE: SevenNet-0 is trained on PBE(+U) data (MPtrj)."""
+
+
+def sevennet_d3(model: str = SEVENNET_MODEL, device: str = "auto", **kwargs: Any) -> Any:
+    """SevenNet (default SevenNet-0) plus Grimme's D3(BJ) dispersion for PBE, summed.
+
+    The dispersion comes from the ``dftd3`` package (the reference s-dftd3 library, CPU);
+    SevenNet runs on ``device`` (``auto``: the GPU when present).
+    """
+    try:
+        from dftd3.ase import DFTD3
+    except ImportError as exc:
+        raise EngineError("D3 needs the dftd3 package: pip install 'simwright[mlip]'") from exc
+    from ase.calculators.mixing import SumCalculator
+
+    mlip = sevennet(model, device=resolve_device(device), **kwargs)
+    return SumCalculator([mlip, DFTD3(method=D3_FUNCTIONAL, damping="d3bj")])
 
 
 def chgnet(device: str = "cpu", **kwargs: Any) -> Any:
