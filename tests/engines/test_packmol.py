@@ -210,3 +210,20 @@ def test_missing_executable_raises_engine_error(tmp_path: Path) -> None:
 def test_min_intermolecular_distance_needs_molecule_ids() -> None:
     with pytest.raises(ValidationError):
         min_intermolecular_distance_a(get_molecule("water").structure)
+
+
+def test_li_radius_keeps_li_ions_three_angstrom_apart(tmp_path: Path) -> None:
+    li, pf6, dmc = get_molecule("li+"), get_molecule("pf6-"), get_molecule("dmc")
+    spec = PackSpec(
+        ((li, 6), (pf6, 6), (dmc, 20)), tolerance_a=2.0, seed=7, radii_a=(("li+", 1.5),)
+    )
+    text = render_packmol_input(spec, component_file_names(spec), 20.0)
+    li_block = text.split("structure ")[1]
+    assert "  radius 1.500000\n" in li_block and text.count("radius") == 1
+    result = pack(spec, tmp_path)
+    pos = result.structure.positions[:6]
+    box = result.box_a
+    d = pos[:, None, :] - pos[None, :, :]
+    d -= box * np.round(d / box)
+    dist = np.linalg.norm(d, axis=-1)[np.triu_indices(6, 1)]
+    assert dist.min() >= 3.0 * 0.95

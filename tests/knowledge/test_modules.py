@@ -22,7 +22,7 @@ MODULES = load_modules()
 IDS = [m.id for m in MODULES]
 REQUIRED_IDS = {
     "self_diffusion_liquids": "diffusivity",
-    "li_ion_diffusivity_carbonate_electrolytes": None,
+    "li_ion_diffusivity_carbonate_electrolytes": "electrolyte_diffusivity",
     "green_kubo_thermal_conductivity": "thermal_conductivity",
     "metal_deposition_on_slab": None,
     "gcmc_adsorption_desorption_campaign": None,
@@ -219,7 +219,7 @@ def test_knowledge_list_show_and_search(knowledge_cli, tmp_path: Path) -> None:
     code, out = knowledge_cli("list", "--json")
     listed = {m["id"]: m["protocol"] for m in json.loads(out)["modules"]}
     assert code == 0 and listed["self_diffusion_liquids"] == "diffusivity"
-    assert listed["li_ion_diffusivity_carbonate_electrolytes"] is None
+    assert listed["li_ion_diffusivity_carbonate_electrolytes"] == "electrolyte_diffusivity"
 
     code, out = knowledge_cli(
         "show", "self_diffusion_liquids", "--section", "Analysis/Finite-size correction"

@@ -59,7 +59,9 @@ def composition(p: ElectrolyteParams) -> BlendComposition:
 
 def calculator(p: ElectrolyteParams) -> CalculatorSpec:
     """The ASE calculator of the chosen potential."""
-    kwargs = {"device": p.device} if p.potential == "sevennet_0_d3" else {}
+    kwargs: dict[str, Any] = (
+        {"device": p.device, "d3": True} if p.potential == "sevennet_0_d3" else {}
+    )
     return CalculatorSpec(p.calculator, kwargs)
 
 

@@ -124,7 +124,7 @@ class ElectrolyteParams(BaseModel):
     @property
     def calculator(self) -> str:
         """The registered ASE calculator of the potential."""
-        return {"sevennet_0_d3": "sevennet_d3", "chgnet": "chgnet"}[self.potential]
+        return {"sevennet_0_d3": "sevennet", "chgnet": "chgnet"}[self.potential]
 
     def solvent_molecules(self) -> tuple[Molecule, ...]:
         """The solvent templates, in the order given."""

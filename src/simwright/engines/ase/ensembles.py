@@ -136,10 +136,10 @@ def _set_masses(atoms: Any, hydrogen_mass_amu: float | None) -> None:
 
 
 def _draw_velocities(atoms: Any, spec: StageSpec) -> None:
-    from ase.md.velocitydistribution import MaxwellBoltzmannDistribution, Stationary
+    from ase.md.velocitydistribution import Stationary, thermalize_momenta
 
     rng = np.random.default_rng(spec.seed)
-    MaxwellBoltzmannDistribution(atoms, temperature_K=spec.temperature_k, rng=rng)
+    thermalize_momenta(atoms, temperature_K=spec.temperature_k, rng=rng)
     Stationary(atoms)
 
 

@@ -29,8 +29,13 @@ def _offline() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
-def sevennet(model: str = SEVENNET_MODEL, device: str = "cpu", **kwargs: Any) -> Any:
-    """A SevenNet ASE calculator (default SevenNet-0) on ``device``."""
+def sevennet(
+    model: str = SEVENNET_MODEL, device: str = "cpu", d3: bool = False, **kwargs: Any
+) -> Any:
+    """A SevenNet ASE calculator (default SevenNet-0) on ``device`` (``auto``: GPU if any).
+
+    ``d3`` adds Grimme's D3(BJ) dispersion with PBE parameters (:func:`with_d3`).
+    """
     _offline()
     try:
         from sevenn.calculator import SevenNetCalculator
@@ -41,7 +46,8 @@ def sevennet(model: str = SEVENNET_MODEL, device: str = "cpu", **kwargs: Any) ->
         warnings.simplefilter("ignore", UserWarning)
         # torch 2.13 deprecates torch.jit.script, which sevenn uses to load its model
         warnings.filterwarnings("ignore", ".*torch.jit.script.*", DeprecationWarning)
-        return SevenNetCalculator(model, device=device, **kwargs)
+        calc = SevenNetCalculator(model, device=resolve_device(device), **kwargs)
+    return with_d3(calc) if d3 else calc
 
 
 def resolve_device(device: str) -> str:
@@ -57,11 +63,10 @@ D3_FUNCTIONAL = "PBE"
 """D3 parameters are those of PBE: SevenNet-0 is trained on PBE(+U) data (MPtrj)."""
 
 
-def sevennet_d3(model: str = SEVENNET_MODEL, device: str = "auto", **kwargs: Any) -> Any:
-    """SevenNet (default SevenNet-0) plus Grimme's D3(BJ) dispersion for PBE, summed.
+def with_d3(calculator: Any) -> Any:
+    """``calculator`` plus Grimme's D3(BJ) dispersion for PBE, summed in ASE.
 
-    The dispersion comes from the ``dftd3`` package (the reference s-dftd3 library, CPU);
-    SevenNet runs on ``device`` (``auto``: the GPU when present).
+    The dispersion comes from the ``dftd3`` package (the reference s-dftd3 library, CPU).
     """
     try:
         from dftd3.ase import DFTD3
@@ -69,8 +74,7 @@ def sevennet_d3(model: str = SEVENNET_MODEL, device: str = "auto", **kwargs: Any
         raise EngineError("D3 needs the dftd3 package: pip install 'simwright[mlip]'") from exc
     from ase.calculators.mixing import SumCalculator
 
-    mlip = sevennet(model, device=resolve_device(device), **kwargs)
-    return SumCalculator([mlip, DFTD3(method=D3_FUNCTIONAL, damping="d3bj")])
+    return SumCalculator([calculator, DFTD3(method=D3_FUNCTIONAL, damping="d3bj")])
 
 
 def chgnet(device: str = "cpu", **kwargs: Any) -> Any:

@@ -40,12 +40,6 @@ def _sevennet() -> Factory:
     return sevennet
 
 
-def _sevennet_d3() -> Factory:
-    from simwright.engines.ase.mlip import sevennet_d3
-
-    return sevennet_d3
-
-
 def _chgnet() -> Factory:
     from simwright.engines.ase.mlip import chgnet
 
@@ -56,7 +50,6 @@ BUILTIN: Final[Mapping[str, Callable[[], Factory]]] = {
     "emt": _emt,
     "lj": _lj,
     "sevennet": _sevennet,
-    "sevennet_d3": _sevennet_d3,
     "chgnet": _chgnet,
 }
 """Built-in calculators: name -> loader of the calculator class or factory."""
@@ -65,7 +58,6 @@ DESCRIPTIONS: Final[Mapping[str, str]] = {
     "emt": "ase.calculators.emt:EMT",
     "lj": "ase.calculators.lj:LennardJones",
     "sevennet": "simwright.engines.ase.mlip:sevennet",
-    "sevennet_d3": "simwright.engines.ase.mlip:sevennet_d3",
     "chgnet": "simwright.engines.ase.mlip:chgnet",
 }
 """Where each built-in calculator lives (for the record; never imported from here)."""
