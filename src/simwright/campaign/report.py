@@ -3,7 +3,8 @@
 :func:`campaign_json` is what ``simwright campaign run/status --json`` print: the
 campaign with a ``states`` list (system, condition, status, cycles, local steps,
 final absolute step, accepted values) and its open events. :func:`write_report`
-writes ``report/`` in the campaign directory: ``states.json``, ``report.md`` (the
+writes ``report/`` in the campaign directory: ``states.json`` (with each
+system's parameters, e.g. a slit pore's ``wall``), ``report.md`` (the
 table of states with accepted values ± temporal standard deviation over the
 final window), one plot per accepted observable against local steps for every
 state, and the "isotherm" of accepted values along the path.
@@ -36,6 +37,7 @@ def state_json(state: StateView, spec: CampaignSpec) -> dict[str, Any]:
     return {
         "system": state.system,
         "condition": state.condition,
+        "system_parameters": dict(spec.system(state.system).parameters),
         "condition_variables": spec.condition(state.condition).variables(),
         "status": state.status,
         "cycles": state.cycles,
