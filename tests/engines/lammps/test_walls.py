@@ -20,7 +20,7 @@ from simwright.engines.lammps.gcmc import (
 )
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
 from simwright.engines.lammps.segment import lammps_available
-from simwright.engines.lammps.walls import WALL_KINDS, WallModel
+from simwright.engines.lammps.walls import TABLE_NAME, WALL_KINDS, WallModel
 from simwright.units import KB_EV_K
 
 needs_lmp = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is not installed")
@@ -61,15 +61,27 @@ def _segment(wall: str, steps: int = 100) -> GcmcSegment:
 def test_the_script_uses_the_chosen_wall_and_keeps_it_visible_to_monte_carlo() -> None:
     steele = render_gcmc_input(_segment("steele_10_4_3"), continuation=False)
     continuum = render_gcmc_input(_segment("lj93_continuum"), continuation=False)
-    assert "wall/lepton zlo EDGE" in steele and "zhi EDGE" in steele
-    assert "wall/lj93" not in steele
+    assert "wall/table spline 4000 zlo EDGE steele_wall.table STEELE_10_4_3 20" in steele
+    assert "zhi EDGE steele_wall.table" in steele
+    assert "wall/lj93" not in steele and "wall/table" not in continuum
     assert "wall/lj93 zlo EDGE" in continuum
     for script in (steele, continuum):
         assert "fix_modify      walls energy yes" in script
         assert "full_energy" in script
 
 
+def test_wall_forces_are_minus_the_energy_gradient() -> None:
+    z = np.linspace(2.8, 15.0, 50)
+    for kind in WALL_KINDS:
+        wall = carbon_wall(METHANE_TRAPPE_UA, kind=kind)
+        h = 1e-6
+        numeric = -(wall.energy_ev(z + h) - wall.energy_ev(z - h)) / (2 * h)
+        assert np.allclose(wall.force_ev_a(z), numeric, rtol=1e-6, atol=1e-9)
+
+
 def _energy_in_lammps(tmp_path: Path, wall: WallModel, z: float) -> float:
+    if wall.needs_table():
+        (tmp_path / TABLE_NAME).write_text(wall.table_text())
     script = "\n".join(
         [
             "units metal",
@@ -100,7 +112,7 @@ def test_lammps_wall_energy_is_the_analytic_one_shifted_at_the_cutoff(
     wall = carbon_wall(METHANE_TRAPPE_UA, kind=kind)  # type: ignore[arg-type]
     z, depth = wall.well()
     shift = float(wall.energy_ev(np.array(wall.cutoff_a)))
-    assert _energy_in_lammps(tmp_path, wall, z) == pytest.approx(depth - shift, rel=1e-6)
+    assert _energy_in_lammps(tmp_path, wall, z) == pytest.approx(depth - shift, rel=1e-5)
 
 
 @needs_lmp

@@ -2,8 +2,9 @@
 
 The pore is a box periodic in x and y, bounded in z (``boundary p p f``) by two
 carbon walls on both z faces: a 9-3 continuum (``fix wall/lj93``) or Steele's
-10-4-3 graphite wall (``fix wall/lepton``), see :mod:`simwright.engines.lammps.walls`;
-each segment writes the wall it uses and its source in ``model.json``. ``fix gcmc`` exchanges
+10-4-3 graphite wall (``fix wall/table`` from a table the segment writes), see
+:mod:`simwright.engines.lammps.walls`; each segment writes the wall it uses and
+its source in ``model.json``. ``fix gcmc`` exchanges
 molecules with an ideal-gas reservoir at the condition's pressure (``pressure P
 fugacity_coeff 1``: the chemical potential is that of an ideal gas at P), and
 makes MC translations; between exchanges the atoms move by MD (velocity Verlet)
@@ -34,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from simwright.engines.lammps.launcher import LammpsLauncher, LammpsResult
 from simwright.engines.lammps.segment import check_template
 from simwright.engines.lammps.templates import RESTART_NAME, fs_to_ps
-from simwright.engines.lammps.walls import WallKind, WallModel, carbon_wall_model
+from simwright.engines.lammps.walls import TABLE_NAME, WallKind, WallModel, carbon_wall_model
 from simwright.errors import EngineError
 from simwright.forcefields.lj_argon import ARGON_REFERENCE, EPSILON_OVER_KB_K, MASS_AMU, SIGMA_A
 from simwright.units import KB_EV_K
@@ -314,6 +315,9 @@ def run_gcmc_segment(
     workdir.mkdir(parents=True, exist_ok=True)
     if restart is not None:
         shutil.copyfile(restart, workdir / START_NAME)
+    wall = segment_wall(segment)
+    if wall.needs_table():
+        (workdir / TABLE_NAME).write_text(wall.table_text())
     script = render_gcmc_input(segment, continuation=restart is not None)
     check_template(script, workdir)
     (workdir / MODEL_NAME).write_text(json.dumps(model_record(segment), indent=2) + "\n")
