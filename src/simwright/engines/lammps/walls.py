@@ -11,7 +11,7 @@ solid is summed:
   with z the distance from the first plane. Written as ``fix wall/table`` (spline)
   from a table file the segment writes (:meth:`WallModel.table_text`): LAMMPS' own
   ``wall/lj1043`` ties Δ to σ (Δ = σ/√2), which is not graphite's, and the same
-  formula as ``fix wall/lepton`` made a GCMC segment about 5× slower (measured).
+  formula as ``fix wall/lepton`` made GCMC segments 5–10× slower (measured here).
 * ``lj93_continuum`` — a uniform half-space of carbon at graphite's density
   (``fix wall/lj93``): E(z) = ε_w [(2/15)(σ_sf/z)⁹ − (σ_sf/z)³] with
   ε_w = (2/3)π ρ_s ε_sf σ_sf³. It ignores the layering, so for methane its well
