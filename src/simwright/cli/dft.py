@@ -10,8 +10,6 @@ A Typer sub-app (``dft_app``) mounted by the main CLI::
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from simwright.cli.common import emit
 from simwright.errors import SimwrightError
 
 dft_app = typer.Typer(
@@ -33,7 +32,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on 
 
 
 def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+    emit(data)
 
 
 def _fail(exc: SimwrightError, json_out: bool) -> typer.Exit:

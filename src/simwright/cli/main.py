@@ -182,11 +182,11 @@ def inspect(
 
 @app.command()
 @handled
-def protocols(json_out: JsonOpt = False) -> None:
+def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
-    from simwright.protocols import load_protocols
+    from simwright.protocols.catalog import protocol_catalog
 
-    protos = load_protocols()
+    protos = protocol_catalog(settings_for(home).home / "cache")
     if json_out:
         emit(
             {
@@ -195,8 +195,8 @@ def protocols(json_out: JsonOpt = False) -> None:
                         "name": p.name,
                         "title": p.title,
                         "examples": list(p.examples),
-                        "parameters": p.parameters.model_json_schema(),
-                        "steps": list(p.graph.edges),
+                        "parameters": p.parameters_schema,
+                        "steps": list(p.edges),
                     }
                     for p in protos.values()
                 ]
@@ -284,9 +284,21 @@ def validate_lammps(
 
 
 @app.command()
-def version() -> None:
-    """Print simwright's version."""
-    out.print(__version__)
+@handled
+def version(json_out: JsonOpt = False) -> None:
+    """Print simwright's version (with --json: also Python's and the platform)."""
+    if json_out:
+        import platform
+
+        emit(
+            {
+                "simwright": __version__,
+                "python": platform.python_version(),
+                "platform": platform.platform(terse=True),
+            }
+        )
+    else:
+        out.print(__version__, highlight=False)
 
 
 def main() -> None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.errors import SimwrightError, ValidationError
-from simwright.graph import Graph, Step
+
+if TYPE_CHECKING:  # kept out of the import: listing protocols must not load the graph
+    from simwright.graph import Graph, Step
 
 PROTOCOL_GROUP = "simwright.protocols"
 
