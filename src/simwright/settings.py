@@ -24,7 +24,8 @@ class Settings:
 
     ``home`` holds the SQLite store (``simwright.db``) and the run directories
     (``runs/<run_id>``) unless ``database_url`` or ``runs_dir`` say otherwise.
-    ``threads`` = 0 means all cores.
+    ``threads`` = 0 means all cores. ``remember_runs`` (default on): the command line
+    adds every completed run to the episodic memory (``<home>/memory``).
     """
 
     home: Path
@@ -33,6 +34,7 @@ class Settings:
     threads: int = 0
     mpi_ranks: int = 1
     engine_paths: Mapping[str, str] = field(default_factory=dict)
+    remember_runs: bool = True
 
     @property
     def db_url(self) -> str:
@@ -57,7 +59,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read settings from ``SIMWRIGHT_*`` variables and ``$SIMWRIGHT_HOME/config.toml``.
 
     Variables: ``SIMWRIGHT_HOME`` (default ``~/.simwright``), ``SIMWRIGHT_DATABASE_URL``,
-    ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``. The environment wins over the file.
+    ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``, ``SIMWRIGHT_REMEMBER_RUNS`` (``true`` or
+    ``false``; file key ``remember_runs``). The environment wins over the file.
     """
     env = os.environ if env is None else env
     home = Path(env.get("SIMWRIGHT_HOME", str(DEFAULT_HOME))).expanduser().resolve()
@@ -67,6 +70,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         "threads": _int(env.get("SIMWRIGHT_THREADS", data.get("threads", 0)), "threads"),
         "mpi_ranks": _int(env.get("SIMWRIGHT_MPI_RANKS", data.get("mpi_ranks", 1)), "mpi_ranks"),
         "engine_paths": dict(data.get("engines", {})),
+        "remember_runs": _bool(
+            env.get("SIMWRIGHT_REMEMBER_RUNS", data.get("remember_runs", True)), "remember_runs"
+        ),
     }
     runs = data.get("runs_dir")
     return Settings(home=home, runs_dir=Path(runs).expanduser() if runs else None, **values)
@@ -89,3 +95,16 @@ def _int(value: Any, name: str) -> int:
     if out < 0:
         raise ParseError(f"setting {name!r} must not be negative, got {out}")
     return out
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _bool(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE | _FALSE:
+        return text in _TRUE
+    raise ParseError(f"setting {name!r} must be true or false, got {value!r}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from rich.console import Console
 
 from simwright.cli.progress import EngineCallClock, RichObserver, clock_text

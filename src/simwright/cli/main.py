@@ -33,6 +33,7 @@ from simwright.cli.memory import memory_app
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
+    from simwright.settings import Settings
     from simwright.store import RunRow, Store
 
 app = typer.Typer(
@@ -70,7 +71,7 @@ def run(
         params=resolved.params,
         request=resolved.request,
     )
-    _finish(store, outcome, json_out)
+    _finish(store, outcome, json_out, settings)
 
 
 @app.command()
@@ -94,7 +95,7 @@ def resume(
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
     _terminate_gracefully()
-    _finish(store, runner.resume(proto.graph, row.id), json_out)
+    _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
 
 
 def _terminate_gracefully() -> None:
@@ -114,15 +115,29 @@ def _observer() -> Any:
     return RichObserver(err)
 
 
-def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
+def _finish(store: Store, outcome: RunOutcome, json_out: bool, settings: Settings) -> None:
     from simwright.cli.views import outcome_json, print_outcome
 
     data = outcome_json(store, outcome)
+    if outcome.status == "completed" and settings.remember_runs:
+        data["memory_record"] = _remember(settings, store, outcome.run_id)
     if json_out:
         emit(data)
     else:
         print_outcome(out, data)
     raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+def _remember(settings: Settings, store: Store, run_id: str) -> str | None:
+    """Add a completed run to the episodic memory; a failure is a warning, not an error."""
+    from simwright.cli.memory import remember_run
+    from simwright.errors import SimwrightError
+
+    try:
+        return remember_run(settings, store, run_id).id
+    except SimwrightError as exc:
+        err.print(f"[yellow]warning:[/] run not remembered: {exc}", highlight=False)
+        return None
 
 
 @app.command()

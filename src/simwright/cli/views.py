@@ -138,6 +138,8 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
         console.print(f"report: {data['report']}")
     for plot in data.get("plots", []):
         console.print(f"plot: {plot}")
+    if data.get("memory_record"):
+        console.print(f"remembered as {data['memory_record']} (simwright memory search)")
     console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
 
 
