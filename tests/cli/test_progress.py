@@ -51,13 +51,24 @@ def test_a_second_engine_call_gets_its_own_clock() -> None:
     observer.step_progress(0.5, "step 500/1000")
     clock.now += 30
     observer.step_progress(0.9, "step 900/1000")
-    observer.step_progress(None, "LAMMPS npt, 2000 steps")  # the next call starts
+    observer.step_progress(None, "LAMMPS npt, 2000 steps")  # the bar stays at 90 %
+    assert "90 % LAMMPS npt, 2000 steps" in observer.plain_line(clock.now)
     clock.now += 5
-    observer.step_progress(0.25, "step 500/2000")
+    observer.step_progress(0.25, "step 500/2000")  # the fraction went back: a new call
     observer.step_finished("r", 2, "Equilibrate", "failed", 80.0)
-    text = buffer.getvalue()
-    assert "    LAMMPS npt, 2000 steps · 0:00 elapsed" in text
-    assert "✗ [2] Equilibrate failed (1:20)" in text.splitlines()[-1]
+    lines = buffer.getvalue().splitlines()
+    assert lines[-2] == "    25 % step 500/2000 · 0:00 elapsed"
+    assert lines[-1] == "✗ [2] Equilibrate failed (1:20)"
+
+
+def test_reports_without_a_fraction_keep_the_bar_and_change_the_note() -> None:
+    observer, buffer, clock = _plain()
+    observer.step_started("r", 3, "ScanVolumes", 1)
+    observer.step_progress(0.4, "volume 3/5")
+    clock.now += 20
+    observer.step_progress(None, "SCF iteration 4 · ΔE -2e-05 Ry")
+    assert observer.plain_line(clock.now).startswith("40 % SCF iteration 4 · ΔE -2e-05 Ry")
+    assert buffer.getvalue().splitlines()[-1].startswith("    40 % SCF iteration 4")
 
 
 def test_a_terminal_gets_bars_and_one_line_per_step() -> None:

@@ -7,7 +7,9 @@ output is not a terminal (CI, a pipe, a log file) plain lines are printed instea
 when an engine call starts, then at most one every ``plain_every_s`` seconds.
 
 A step reports progress as ``(fraction, message)``; a new engine call is recognised
-when the fraction goes back (or becomes unknown again after being known).
+when the fraction goes back. A report without a fraction keeps the bar where it is and
+changes only its note (pw.x inside an equation-of-state scan: the bar counts volumes,
+the note shows the SCF iteration).
 """
 
 from __future__ import annotations
@@ -46,8 +48,10 @@ class EngineCallClock:
     fraction: float | None = None
 
     def update(self, now: float, fraction: float | None) -> None:
-        """Take a new report."""
-        if fraction is not None and self.first is None:
+        """Take a new report (one without a fraction keeps the last one)."""
+        if fraction is None:
+            return
+        if self.first is None:
             self.first = (now, fraction)
         self.fraction = fraction
 
@@ -107,7 +111,7 @@ class RichObserver:
         now = self.clock()
         previous = self._call.fraction if self._call is not None else None
         new_call = self._call is None or (
-            previous is not None and (fraction is None or fraction < previous)
+            previous is not None and fraction is not None and fraction < previous
         )
         if new_call:
             self._start_call(now)
@@ -115,8 +119,10 @@ class RichObserver:
         self._call.update(now, fraction)
         self._note = message
         if self._progress is not None and self._task is not None:
-            total = 1.0 if fraction is not None else None
-            self._progress.update(self._task, total=total, completed=fraction or 0, note=message)
+            if fraction is None:
+                self._progress.update(self._task, note=message)
+            else:
+                self._progress.update(self._task, total=1.0, completed=fraction, note=message)
         elif not self.live and (new_call or now - self._last_line >= self.plain_every_s):
             self._last_line = now
             self.console.print(f"    {self.plain_line(now)}", highlight=False, markup=False)
