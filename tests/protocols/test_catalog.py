@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
 from simwright.protocols import load_protocols
 from simwright.protocols.catalog import CATALOG_FILE, fingerprint, protocol_catalog
+from simwright.protocols.registry import LazyProtocols
 
 
 def test_the_catalogue_matches_the_loaded_protocols(tmp_path: Path) -> None:
@@ -59,3 +61,42 @@ def test_the_fingerprint_follows_the_plugin_files(tmp_path: Path) -> None:
 
 def test_no_cache_folder_loads_each_time() -> None:
     assert "lattice_constant" in protocol_catalog(None)
+
+
+def _imported_after(code: str, home: Path) -> set[str]:
+    """The simwright and ASE modules imported by ``code`` in a fresh interpreter."""
+    probe = (
+        "import sys\n"
+        f"{code}\n"
+        "print(' '.join(m for m in sys.modules if m.startswith(('simwright.', 'ase'))))"
+    )
+    env = dict(os.environ, SIMWRIGHT_HOME=str(home))
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    return set(proc.stdout.split())
+
+
+def test_lazy_protocols_import_only_the_one_looked_up(tmp_path: Path) -> None:
+    lazy = LazyProtocols()
+    assert list(lazy) == list(load_protocols())
+    assert lazy["lattice_constant"] is load_protocols()["lattice_constant"]
+    assert "no_such_protocol" not in lazy
+    modules = _imported_after(
+        "from simwright.protocols.registry import LazyProtocols\n"
+        "LazyProtocols()['lattice_constant']",
+        tmp_path,
+    )
+    assert "simwright.protocols.lattice_constant" in modules
+    assert "simwright.protocols.diffusivity" not in modules
+
+
+def test_listing_protocols_from_the_cache_imports_no_graph(tmp_path: Path) -> None:
+    protocol_catalog(tmp_path / "cache")
+    modules = _imported_after(
+        "from simwright.cli.main import app\n"
+        "try:\n    app(['protocols'])\nexcept SystemExit:\n    pass",
+        tmp_path,
+    )
+    assert "simwright.protocols.catalog" in modules
+    assert not {"simwright.graph", "simwright.engines.base", "ase"} & modules
