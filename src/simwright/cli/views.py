@@ -154,7 +154,7 @@ def print_runs(console: Console, rows: list[RunRow]) -> None:
     fixed("run id", [r.id for r in rows])
     fixed("protocol", [r.protocol for r in rows])
     fixed("status", [r.status for r in rows])
-    table.add_column("created", overflow="fold")
+    table.add_column("created", overflow="fold", min_width=10)
     table.add_column("request", overflow="fold")
     for r in rows:
         table.add_row(
