@@ -139,7 +139,9 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
     for plot in data.get("plots", []):
         console.print(f"plot: {plot}")
     if data.get("memory_record"):
-        console.print(f"remembered as {data['memory_record']} (simwright memory search)")
+        console.print(
+            f"remembered as {data['memory_record']} (simwright memory search)", highlight=False
+        )
     console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
 
 
