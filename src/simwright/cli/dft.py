@@ -10,6 +10,8 @@ A Typer sub-app (``dft_app``) mounted by the main CLI::
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from simwright.cli.common import emit
+from simwright.cli.common import emit, strict_json
 from simwright.errors import SimwrightError
 
 if TYPE_CHECKING:
@@ -133,7 +135,8 @@ def validate_cmd(
         reports = [check_file(f) for f in files]
     for r in reports:
         if json_out:
-            sys.stdout.write(json.dumps(r.as_dict(), default=str, ensure_ascii=False) + "\n")
+            line = json.dumps(strict_json(r.as_dict()), default=str, ensure_ascii=False)
+            sys.stdout.write(line + "\n")
         else:
             _print_report(r, len(reports) > 1)
     if any(r.error is not None for r in reports):
