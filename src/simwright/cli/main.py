@@ -7,6 +7,7 @@ review, 130 interrupted (Ctrl-C, SIGTERM or SIGHUP).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -145,9 +146,9 @@ def _warn_integrity(store: Store, row: RunRow) -> None:
 
 
 def _observer() -> Any:
-    from simwright.cli.progress import RichObserver
+    from simwright.cli.progress import RichObserver, TerminalGone
 
-    return RichObserver(err)
+    return TerminalGone(RichObserver(err))
 
 
 def _finish(
@@ -164,10 +165,13 @@ def _finish(
         data["preflight"] = preflight
     if outcome.status == "completed" and settings.remember_runs:
         data["memory_record"] = _remember(settings, store, outcome.run_id)
-    if json_out:
-        emit(data)
-    else:
-        print_outcome(out, data)
+    # a closed terminal (SIGHUP) cannot be written to: the outcome is recorded, and the
+    # exit code still says what happened
+    with contextlib.suppress(OSError):
+        if json_out:
+            emit(data)
+        else:
+            print_outcome(out, data)
     raise typer.Exit(EXIT.get(outcome.status, 1))
 
 
