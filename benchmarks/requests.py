@@ -33,8 +33,10 @@ import yaml
 from simwright.errors import SimwrightError
 from simwright.knowledge.modules import load_modules
 from simwright.knowledge.planner.plan import plan
+from simwright.knowledge.planner.resolver import resolve
 from simwright.protocols import load_protocols
 from simwright.protocols.registry import Protocol
+from simwright.settings import Settings, load_settings
 
 DIFF = "diffusivity"
 TC = "thermal_conductivity"
@@ -360,30 +362,30 @@ def old_cases() -> list[Expectation]:
     ]
 
 
-def front_door(text: str, modules: list, protocols: Mapping[str, Protocol]) -> tuple[str, dict]:
-    """What ``simwright plan`` does with ``text``: (protocol, given values), or raises."""
-    from simwright.knowledge.planner.selection import NotUnderstood
-    from simwright.protocols.requests import claim, looks_like_spec_file
-
-    if looks_like_spec_file(text):
-        from simwright.protocols.requests import load_spec
-
-        spec = load_spec(Path(text), protocols)
-        return spec.protocol.name, spec.params.model_dump()
-    try:
-        result = plan(text, modules, protocols)
-    except NotUnderstood:
-        proto, raw = claim(text, protocols)
-        return proto.name, dict(raw)
-    return result.protocol, result.given()
+def front_door(
+    text: str, modules: list, protocols: Mapping[str, Protocol], settings: Settings | None
+) -> tuple[str, dict]:
+    """What ``simwright plan`` does with ``text`` (the resolver; with ``settings`` the
+    build stage too): (protocol, given values), or raises."""
+    result = resolve(text, protocols, modules, settings=settings)
+    given = result.params.model_dump()
+    if result.plan is not None:
+        given = result.plan.given()
+    return result.protocol.name, {k: v for k, v in given.items() if k in result.given}
 
 
-def classify(case: Expectation, modules: list, protocols: Mapping[str, Protocol]) -> str:
+def classify(
+    case: Expectation,
+    modules: list,
+    protocols: Mapping[str, Protocol],
+    settings: Settings | None,
+) -> str:
     """honoured | refused_by_name | silent | refused_unnamed | over_refused."""
     try:
-        protocol, given = front_door(case.request, modules, protocols)
+        protocol, given = front_door(case.request, modules, protocols, settings)
     except SimwrightError as exc:
         if case.expect == "honour":
+            print(f"      ({str(exc)[:160]})")
             return "over_refused"
         return "refused_by_name" if case.names.lower() in str(exc).lower() else "refused_unnamed"
     if case.expect == "refuse" or protocol != case.protocol:
@@ -397,6 +399,7 @@ def score(
     cases: list[Expectation],
     modules: list,
     protocols: Mapping[str, Protocol],
+    settings: Settings | None,
     verbose: bool,
 ) -> dict[str, int]:
     """Counts per outcome for one set, printed as fractions."""
@@ -404,7 +407,7 @@ def score(
         ("honoured", "refused_by_name", "silent", "refused_unnamed", "over_refused"), 0
     )
     for case in cases:
-        outcome = classify(case, modules, protocols)
+        outcome = classify(case, modules, protocols, settings)
         counts[outcome] += 1
         if verbose or outcome not in ("honoured", "refused_by_name"):
             print(f"  {outcome:<16} [{case.expect}] {case.request}")
@@ -425,6 +428,11 @@ def main() -> int:
         "--installed", action="store_true", help="plan against the registered protocols"
     )
     parser.add_argument("--verbose", action="store_true", help="print every case")
+    parser.add_argument(
+        "--build",
+        action="store_true",
+        help="run the build stage too (needs the engines and pseudopotentials installed)",
+    )
     args = parser.parse_args()
     modules = load_modules()
     protocols: Mapping[str, Protocol] | Collection[str] = (
@@ -444,8 +452,11 @@ def main() -> int:
         print(f"  FAIL {case.request!r}: {why}")
     print()
     installed = load_protocols()
-    score("old set (front door)", old_cases(), modules, installed, args.verbose)
-    fresh = score("fresh set (front door)", fresh_cases(), modules, installed, args.verbose)
+    settings = load_settings() if args.build else None
+    score("old set (front door)", old_cases(), modules, installed, settings, args.verbose)
+    fresh = score(
+        "fresh set (front door)", fresh_cases(), modules, installed, settings, args.verbose
+    )
     return 0 if accuracy >= 0.95 and fresh["silent"] == 0 else 1
 
 

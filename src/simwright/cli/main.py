@@ -52,13 +52,16 @@ def run(
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Run a protocol from a request in words or a YAML spec file."""
+    """Run a protocol from a request in words or a YAML spec file.
+
+    The request goes through the same resolver as `simwright plan`, build stage
+    included, before any run is created: a request `plan` refuses leaves no run."""
     from simwright.graph import Runner
+    from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
-    from simwright.protocols.requests import resolve_request
 
     settings = settings_for(home)
-    resolved = resolve_request(request, load_protocols())
+    resolved = resolve(request, load_protocols(), settings=settings)
     store = open_store(settings)
     runner = Runner(store, settings, observer=_observer())
     _terminate_gracefully()

@@ -84,6 +84,8 @@ class DftRequest(BaseModel):
         for key in _FLAT_STRUCTURE_KEYS:
             if key in flat:
                 spec[key] = flat.pop(key)
+        if "layers" in flat:
+            spec["size"] = (1, 1, int(flat.pop("layers")))
         flat["structure"] = spec
         if "degauss_ry" in flat:
             flat["smearing_ry"] = flat.pop("degauss_ry")

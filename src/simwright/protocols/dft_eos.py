@@ -27,6 +27,7 @@ from simwright.protocols.dft_common import (
     require_success,
     run_with_recovery,
 )
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.lattice_constant import EXPERIMENT_A, KITTEL
 from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
@@ -263,4 +264,5 @@ PROTOCOL = Protocol(
     start=lambda params: EosRecommend(params),
     examples=("lattice constant of Si with PBE", "equation of state of Cu with PBE"),
     parse_request=parse_request,
+    prepare=dft_inputs,
 )

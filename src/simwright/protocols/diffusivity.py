@@ -26,6 +26,7 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
+from simwright.protocols.inputs import md_inputs
 from simwright.protocols.md_common import (
     SYSTEMS,
     build_liquid,
@@ -422,4 +423,5 @@ PROTOCOL = Protocol(
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
+    prepare=md_inputs,
 )

@@ -30,6 +30,7 @@ from simwright.contract import (
 from simwright.engines.ase.calculators import CalculatorSpec, energies
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols.inputs import lattice_constant_inputs
 from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_elements, has_word
@@ -105,7 +106,14 @@ class LatticeConstantParams(BaseModel):
         return float(ref["a"])  # type: ignore[arg-type]
 
     def calculator_spec(self) -> CalculatorSpec:
-        """The ASE calculator to use."""
+        """The ASE calculator to use; Lennard-Jones argon without kwargs takes Rahman's
+        σ and ε (ASE's own defaults, σ = 1 Å and ε = 1 eV, describe no element)."""
+        if self.calculator == "lj" and not self.calculator_kwargs and self.element == "Ar":
+            from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
+            from simwright.units import KB_EV_K
+
+            kwargs = {"sigma": SIGMA_A, "epsilon": EPSILON_OVER_KB_K * KB_EV_K, "rc": 3 * SIGMA_A}
+            return CalculatorSpec("lj", kwargs)
         return CalculatorSpec(self.calculator, self.calculator_kwargs)
 
 
@@ -287,4 +295,5 @@ PROTOCOL = Protocol(
     start=lambda params: BuildCrystal(params),
     examples=("lattice constant of fcc Cu with EMT", "equation of state of Al with EMT"),
     parse_request=parse_request,
+    prepare=lattice_constant_inputs,
 )

@@ -10,13 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Graph, Step
+
+if TYPE_CHECKING:
+    from simwright.protocols.inputs import BuiltInputs
+    from simwright.settings import Settings
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -38,6 +42,9 @@ class Protocol:
     start: Callable[[Any], Step]
     examples: tuple[str, ...]
     parse_request: Callable[[str], dict[str, Any] | None]
+    prepare: Callable[[Any, Settings], BuiltInputs] | None = None
+    """The build stage: every input of a run (structure, force field, engine), built
+    without running; None for a protocol that has none to check (plugins)."""
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""
@@ -49,6 +56,12 @@ class Protocol:
                 for e in exc.errors()
             )
             raise ValidationError(f"invalid parameters for {self.name}: {problems}") from exc
+
+    def build_inputs(self, params: BaseModel, settings: Settings) -> BuiltInputs:
+        """Build every input of a run of ``params`` without running it."""
+        from simwright.protocols.inputs import BuiltInputs
+
+        return BuiltInputs(()) if self.prepare is None else self.prepare(params, settings)
 
     def first_step(self, params: BaseModel) -> Step:
         """The entry step for ``params``."""

@@ -69,24 +69,14 @@ def resolve_request(
 ) -> ResolvedRequest:
     """Choose the protocol a request is for and validate its parameters.
 
-    ``modules`` are the knowledge modules to plan with (default: the shipped ones).
+    The same path as ``simwright plan``
+    (:func:`simwright.knowledge.planner.resolver.resolve`); ``modules`` are the
+    knowledge modules to plan with (default: the shipped ones).
     """
-    if looks_like_spec_file(text):
-        return load_spec(Path(text), protocols)
-    from simwright.knowledge.modules import load_modules
-    from simwright.knowledge.planner.plan import plan
-    from simwright.knowledge.planner.selection import NotUnderstood
+    from simwright.knowledge.planner.resolver import resolve
 
-    modules = load_modules() if modules is None else modules
-    try:
-        chosen = plan(text, modules, protocols)
-    except NotUnderstood:
-        # No module fits: let each protocol's own parser claim it (plugins without a
-        # module, and phrasings the modules' keywords do not cover).
-        proto, raw = claim(text, protocols)
-        return ResolvedRequest(proto, proto.validate(raw), text)
-    proto = protocols[chosen.protocol]
-    return ResolvedRequest(proto, proto.validate(chosen.given()), text)
+    resolution = resolve(text, protocols, modules)
+    return ResolvedRequest(resolution.protocol, resolution.params, resolution.request)
 
 
 def claim(text: str, protocols: Mapping[str, Protocol]) -> tuple[Protocol, dict[str, Any]]:

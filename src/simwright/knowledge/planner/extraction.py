@@ -24,7 +24,7 @@ from simwright.errors import ParseError
 from simwright.knowledge.modules import KnowledgeModule
 from simwright.knowledge.planner.assignment import Item, assign
 from simwright.knowledge.planner.quantities import FoundQuantity, dimensionality, find_quantities
-from simwright.knowledge.planner.substances import find_substances
+from simwright.knowledge.planner.substances import find_compounds, find_substances
 from simwright.knowledge.schema import ParameterSpec, Scalar, Value
 from simwright.protocols.text import element_mentions, find_formulas, find_phrases, mask
 
@@ -32,6 +32,8 @@ _MOLAR = dimensionality("mol/L")
 _SEQUENCE_SEP = r"\s*(?:->|→|=>|,|;|then|to|and)\s*"
 _NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _RATIO = re.compile(r"(?<![\w.:])\d+(?:\.\d+)?(?:\s*:\s*\d+(?:\.\d+)?)+(?![\w.:])")
+_LIKE = re.compile(r"(?<![\w-])[\w()]+-like\b", re.IGNORECASE)
+_SURFACE = re.compile(r"\b([A-Z][a-z]?)\s?\((\d{3,4})\)")
 _CUED = re.compile(
     rf"\s*(?:=|:|of|is|to|≥|>=|>|≤|<=|<)?\s*({_NUM}(?:{_SEQUENCE_SEP}{_NUM})*)(?![\w.§])"
 )
@@ -63,6 +65,7 @@ def extract(text: str, module: KnowledgeModule) -> dict[str, Finding]:
     """The parameters ``text`` gives for ``module``, one checked value each."""
     params = module.parameters
     found: Findings = {}
+    text = mask(text, [(m.start(), m.end()) for m in _LIKE.finditer(text)])
     quantities = find_quantities(text)
     masked = mask(text, [(q.start, q.end) for q in quantities])
     masked = _choices(masked, module, found)
@@ -71,8 +74,11 @@ def extract(text: str, module: KnowledgeModule) -> dict[str, Finding]:
     _counts(masked, text, params, found)
     _cued_numbers(masked, text, params, found)
     _ratios(masked, text, params, found)
+    masked = _compounds(masked, params, found)
+    masked = _surfaces(masked, params, found)
     keywords = find_phrases(masked, dict.fromkeys(module.keywords, True))
     _elements(masked, mask(masked, [(k.start, k.end) for k in keywords]), params, found)
+    _diamond(params, found)
     return _consolidate(found, params)
 
 
@@ -151,7 +157,7 @@ def _counts(text: str, original: str, params: dict[str, ParameterSpec], found: F
         if not spec.count_nouns:
             continue
         nouns = "|".join(re.escape(n) for n in sorted(spec.count_nouns, key=len, reverse=True))
-        pattern = rf"(?<![\w.])({_NUM})\s+(?:[^\s\d]+\s+){{0,3}}?(?:{nouns})\b"
+        pattern = rf"(?<![\w.])({_NUM})(?:\s+|-)(?:[^\s\d]+\s+){{0,3}}?(?:{nouns})\b"
         for m in re.finditer(pattern, text, re.IGNORECASE):
             number = float(m.group(1).replace("−", "-"))
             value: Value = int(number) if number.is_integer() else number
@@ -209,6 +215,43 @@ def _elements(text: str, bare: str, params: dict[str, ParameterSpec], found: Fin
     pairs, _ = assign(text, items, params, _element_kind)
     for name, it in pairs:
         _add(found, name, str(it.value), it.text, it.start)
+
+
+def _compounds(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:
+    """Compounds by name ("boron nitride", "graphene", "methane") for a ``formula``
+    parameter, with the structure kind or lattice the name implies; masked after."""
+    if "formula" not in params or params["formula"].type != "formula":
+        return text
+    matches = find_compounds(text)
+    for m in matches:
+        c = m.meaning
+        _add(found, "formula", c.formula, m.text, m.start)
+        for name, value in (("structure", c.kind), ("lattice", c.lattice)):
+            spec = params.get(name)
+            if value is not None and spec is not None and value in (spec.choices or {}):
+                _add(found, name, value, m.text, m.start)
+    return mask(text, [(m.start, m.end) for m in matches])
+
+
+def _surfaces(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:
+    """Surfaces written as "Pt(111)": the element, the facet and the slab kind."""
+    if "facet" not in params:
+        return text
+    matches = list(_SURFACE.finditer(text))
+    for m in matches:
+        _add(found, "facet", m.group(2), m.group(0), m.start())
+        spec = params.get("structure")
+        if spec is not None and "slab" in (spec.choices or {}):
+            _add(found, "structure", "slab", m.group(0), m.start())
+    return mask(text, [(m.start(2) - 1, m.end()) for m in matches])
+
+
+def _diamond(params: dict[str, ParameterSpec], found: Findings) -> None:
+    """ "diamond" alone names both the lattice and the substance (carbon)."""
+    lattice = found.get("lattice", [])
+    if "formula" in params and "formula" not in found and lattice:
+        if all(f.text.lower() == "diamond" for f in lattice):
+            _add(found, "formula", "C", lattice[0].text, lattice[0].start)
 
 
 def _consolidate(found: Findings, params: dict[str, ParameterSpec]) -> dict[str, Finding]:

@@ -1,0 +1,295 @@
+"""The one request path: `plan`, `run`, `dft recommend` and the agents' protocol tool
+all call :func:`resolve`.
+
+A request (words, or the path of a YAML spec file) becomes a :class:`Resolution`:
+the protocol, its validated parameters, a record of every phrase that stated a
+choice and how it was honoured, plausibility warnings, and, when asked, the inputs
+built without running anything (structure, force field or calculator, engines).
+
+In order, each stage refusing with a message that names the phrase at fault:
+
+1. a spec file is read (a path that does not exist is named);
+2. a property no protocol computes ("band structure", "viscosity") is refused with
+   what simwright can do instead (:mod:`~simwright.knowledge.planner.stated`);
+3. the knowledge module is chosen; a module without a protocol says how to proceed;
+4. every phrase that states a choice ("with CHGNet", "HSE06", "NVE", "SG15", "8x8x8")
+   must be taken by a parameter of the module or fixed by its protocol's procedure;
+   otherwise it is refused by name with what the protocol offers;
+5. the plan is made (:func:`~simwright.knowledge.planner.plan.plan`) and each phrase
+   taken by a parameter is checked to be among the *given* values;
+6. the protocol validates the values and the state is checked for plausibility
+   (:mod:`~simwright.knowledge.planner.plausibility`);
+7. optionally the build stage (:meth:`Protocol.build_inputs`) builds every input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from simwright.errors import ParseError, SimwrightError, ValidationError
+from simwright.knowledge.modules import KnowledgeModule
+from simwright.knowledge.planner.plan import Plan, normalize, plan
+from simwright.knowledge.planner.plausibility import check
+from simwright.knowledge.planner.selection import NotUnderstood, choose_module
+from simwright.knowledge.planner.stated import (
+    Stated,
+    find_properties,
+    find_stated,
+    fixed_reason,
+)
+from simwright.protocols.registry import Protocol
+from simwright.protocols.text import find_phrases
+from simwright.settings import Settings
+
+
+@dataclass(frozen=True)
+class PhraseUse:
+    """A phrase of the request that stated a choice, and how it was honoured."""
+
+    text: str
+    category: str
+    how: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A request resolved: protocol, validated parameters, and the record behind them."""
+
+    request: str
+    protocol: Protocol
+    params: BaseModel
+    plan: Plan | None = None
+    phrases: tuple[PhraseUse, ...] = ()
+    warnings: tuple[str, ...] = ()
+    inputs: tuple[str, ...] = ()
+    source: str = "knowledge module"
+    given: frozenset[str] = field(default_factory=frozenset)
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``simwright plan --json`` prints."""
+        out: dict[str, Any] = (
+            self.plan.to_json()
+            if self.plan is not None
+            else {
+                "protocol": self.protocol.name,
+                "module": None,
+                "parameters": {
+                    n: {
+                        "value": v,
+                        "unit": None,
+                        "source": "given" if n in self.given else "assumed",
+                    }
+                    for n, v in self.params.model_dump(mode="json").items()
+                },
+                "alternatives": [],
+            }
+        )
+        out["source"] = self.source
+        out["phrases"] = [
+            {"text": p.text, "category": p.category, "how": p.how} for p in self.phrases
+        ]
+        out["warnings"] = list(self.warnings)
+        out["inputs"] = list(self.inputs)
+        return out
+
+
+def resolve(
+    request: str,
+    protocols: Mapping[str, Protocol],
+    modules: Sequence[KnowledgeModule] | None = None,
+    *,
+    settings: Settings | None = None,
+    default_module: str | None = None,
+) -> Resolution:
+    """Resolve ``request``; with ``settings``, also build every input of the run.
+
+    ``default_module`` is the module used when no module's keywords match (``dft
+    recommend`` uses ``dft_scf``: there, "graphene" alone means its SCF).
+    """
+    resolution = _resolve(request.strip(), protocols, modules, default_module)
+    if settings is None:
+        return resolution
+    try:
+        built = resolution.protocol.build_inputs(resolution.params, settings)
+    except SimwrightError as exc:
+        raise ValidationError(
+            f"cannot build the inputs of {resolution.protocol.name}{_said(resolution)}: {exc}"
+        ) from exc
+    return _replace(resolution, inputs=built.lines)
+
+
+_STRUCTURE_WORDS = ("formula", "element", "structure", "lattice", "facet", "layers", "vacuum_a")
+
+
+def _said(resolution: Resolution) -> str:
+    """The request's own words for the structure, for a refusal of the build stage."""
+    if resolution.plan is None:
+        return ""
+    params = resolution.plan.parameters
+    words = [
+        repr(params[n].text)
+        for n in _STRUCTURE_WORDS
+        if n in params and params[n].source == "given" and params[n].text
+    ]
+    return f" (from {', '.join(dict.fromkeys(words))})" if words else ""
+
+
+def _replace(r: Resolution, **changes: Any) -> Resolution:
+    from dataclasses import replace
+
+    return replace(r, **changes)
+
+
+def _resolve(
+    request: str,
+    protocols: Mapping[str, Protocol],
+    modules: Sequence[KnowledgeModule] | None,
+    default_module: str | None,
+) -> Resolution:
+    from simwright.protocols.requests import claim, load_spec
+
+    if request.endswith((".yaml", ".yml")):
+        if not Path(request).is_file():
+            raise ParseError(f"no such spec file: {request}")
+        spec = load_spec(Path(request), protocols)
+        given = frozenset(spec.params.model_fields_set)
+        return Resolution(spec.request, spec.protocol, spec.params, source="spec file", given=given)
+    from simwright.knowledge.modules import load_modules
+
+    modules = load_modules() if modules is None else modules
+    text = normalize(request)
+    _refuse_properties(text)
+    fallback = next((m for m in modules if m.id == default_module), None)
+    try:
+        module = choose_module(text, modules)[0].module
+    except NotUnderstood:
+        if fallback is None:
+            proto, raw = claim(text, protocols)
+            _check_claimed(text, proto, raw)
+            params = proto.validate(raw)
+            return Resolution(text, proto, params, source="protocol parser", given=frozenset(raw))
+        module = fallback
+    stated = find_stated(text)
+    if module.protocol is not None and module.protocol in protocols:
+        _check_stated(stated, module, module.protocol, text)
+    result = plan(text, modules, protocols, fallback)
+    proto = protocols[result.protocol]
+    uses = _ledger(stated, result, proto.name)
+    params = proto.validate(result.given())
+    warnings = check(proto.name, params.model_dump(), result.parameters)
+    return Resolution(text, proto, params, result, uses, warnings, given=frozenset(result.given()))
+
+
+def _refuse_properties(text: str) -> None:
+    found = find_properties(text)
+    if found:
+        prop, words = found[0]
+        raise ParseError(
+            f"{words!r}: {prop.name} is not a simwright protocol yet. What is: {prop.instead}. "
+            "`simwright knowledge list` shows what simwright knows."
+        )
+
+
+def _consumed(s: Stated, module: KnowledgeModule, text: str) -> bool:
+    """True when a choice phrase of the module covers the stated phrase."""
+    phrases = [
+        (phrase, name)
+        for name, spec in module.parameters.items()
+        for aliases in spec.phrases().values()
+        for phrase in aliases
+    ]
+    return any(m.start <= s.start and s.end <= m.end for m in find_phrases(text, phrases))
+
+
+def _check_stated(stated: list[Stated], module: KnowledgeModule, protocol: str, text: str) -> None:
+    for s in stated:
+        if _consumed(s, module, text) or fixed_reason(protocol, s.value):
+            continue
+        raise ParseError(_cannot_honour(s, module, protocol))
+
+
+_HINTS: dict[str, str] = {
+    "pseudopotential family": (
+        "simwright picks one file per element from the installed pseudopotentials; a spec "
+        "file may name them: parameters: {pseudopotentials: {Al: Al.pbe-n-kjpaw.UPF}}"
+    ),
+    "mesh or supercell": (
+        "DFT protocols take a k-point spacing instead (e.g. 'k-spacing 0.2 Å-1'); the "
+        "other protocols build their own cell"
+    ),
+    "box size": "molecules and slabs take the vacuum instead, e.g. '10 Å of vacuum'",
+    "Hubbard U": "a dft_* spec file can set it: parameters: {hubbard_u_ev: {Ni: 6.0}}",
+    "dispersion correction": "a dft_* spec file can set it: parameters: {vdw: grimme-d3}",
+    "structure prototype": (
+        "bulk structures by name: fcc, bcc, hcp, diamond, zincblende, rocksalt, fluorite, "
+        "cesium chloride; any other from a CIF file in a spec: structure: {kind: file, path: x.cif}"
+    ),
+    "magnetic order": "the DFT protocols offer collinear ferromagnetic spin or none",
+}
+
+
+def _cannot_honour(s: Stated, module: KnowledgeModule, protocol: str) -> str:
+    offers = _offers(s, module)
+    fixed = [
+        f"{v} ({why})"
+        for v, why in _fixed_of(protocol).items()
+        if any(t.category == s.category for t in find_stated(v))
+    ]
+    if offers:
+        instead = f"it offers {offers}"
+    elif s.category in _HINTS:
+        instead = _HINTS[s.category]
+    elif fixed:
+        instead = f"its procedure fixes: {'; '.join(fixed)}"
+    else:
+        instead = f"{protocol} has no setting for it"
+    return f"{s.text!r} ({s.category}) cannot be honoured by {protocol}: {instead}"
+
+
+def _fixed_of(protocol: str) -> dict[str, str]:
+    from simwright.knowledge.planner.stated import FIXED_BY_PROTOCOL
+
+    return FIXED_BY_PROTOCOL.get(protocol, {})
+
+
+def _offers(s: Stated, module: KnowledgeModule) -> str:
+    """The module's choices of the same category as ``s`` ("calculator: emt, lj")."""
+    for name, spec in module.parameters.items():
+        aliases = [a for alist in spec.phrases().values() for a in alist]
+        if any(t.category == s.category for a in aliases for t in find_stated(a)):
+            return f"{name}: {', '.join(spec.choices or {})}"
+    return ""
+
+
+def _ledger(stated: list[Stated], result: Plan, protocol: str) -> tuple[PhraseUse, ...]:
+    """How each stated phrase was honoured; refuse one that no given value carries."""
+    uses = []
+    given = {n: p for n, p in result.parameters.items() if p.source == "given"}
+    for s in stated:
+        carriers = [n for n, p in given.items() if p.text and s.text.lower() in p.text.lower()]
+        if carriers:
+            name = carriers[0]
+            uses.append(PhraseUse(s.text, s.category, f"given: {name}={given[name].value}"))
+            continue
+        reason = fixed_reason(protocol, s.value)
+        if reason is None:
+            raise ParseError(f"{s.text!r} ({s.category}) was not applied by {protocol}")
+        uses.append(PhraseUse(s.text, s.category, f"fixed by the protocol: {reason}"))
+    return tuple(uses)
+
+
+def _check_claimed(text: str, proto: Protocol, raw: Mapping[str, Any]) -> None:
+    """A protocol's own parser claimed the request: its stated phrases must be in it."""
+    values = " ".join(str(v).lower() for v in raw.values())
+    for s in find_stated(text):
+        if s.value in values or fixed_reason(proto.name, s.value):
+            continue
+        raise ValidationError(
+            f"{s.text!r} ({s.category}) cannot be honoured by {proto.name}: "
+            "its request parser does not take it; write a spec file"
+        )

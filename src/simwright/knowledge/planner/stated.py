@@ -1,0 +1,341 @@
+"""Phrases that state a choice, and properties simwright has no protocol for.
+
+A request that says "with CHGNet", "HSE06", "in the NVE ensemble", "SG15
+pseudopotentials", "antiferromagnetic" or "8x8x8 k-points" states a choice. The
+resolver must apply each one (the plan shows it as *given*) or refuse naming it;
+it never replaces one silently. :func:`find_stated` finds these phrases whether or
+not any module knows them, so that an unknown one is refused by name instead of
+dropped. :func:`find_properties` finds properties that are not protocols ("band
+structure", "viscosity"), each with what simwright can do instead.
+
+Some choices are fixed by a protocol's procedure rather than set by a parameter
+("Green–Kubo" for ``thermal_conductivity``, NVT production for ``diffusivity``):
+:data:`FIXED_BY_PROTOCOL` lists them, with the reason shown in the plan.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Category = Literal[
+    "interatomic potential",
+    "functional",
+    "Hubbard U",
+    "dispersion correction",
+    "pseudopotential family",
+    "ensemble",
+    "thermostat or barostat",
+    "method",
+    "mesh or supercell",
+    "box size",
+    "structure prototype",
+    "magnetic order",
+]
+
+
+@dataclass(frozen=True)
+class Term:
+    """A way of stating a choice: its category, a regular expression and the value."""
+
+    category: Category
+    pattern: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A phrase of the request that states a choice, where it is."""
+
+    category: Category
+    value: str
+    text: str
+    start: int
+    end: int
+
+
+def _terms(category: Category, table: dict[str, str]) -> list[Term]:
+    return [Term(category, pattern, value) for value, pattern in table.items()]
+
+
+TERMS: tuple[Term, ...] = (
+    *_terms(
+        "interatomic potential",
+        {
+            "chgnet": r"chgnet",
+            "sevennet": r"sevennet(?:-0)?|7net(?:-0)?",
+            "mace": r"mace(?:-mp(?:-0)?)?",
+            "m3gnet": r"m3gnet",
+            "eam": r"eam|embedded[- ]atom(?: method)?",
+            "meam": r"meam",
+            "tersoff": r"tersoff",
+            "stillinger-weber": r"stillinger[- ]weber|sw potential",
+            "reaxff": r"reaxff|reax",
+            "airebo": r"airebo|rebo",
+            "snap": r"snap",
+            "nequip": r"nequip|allegro",
+            "deepmd": r"deepmd|deep potential",
+            "gap": r"gap-\d+|soap-gap",
+            "charmm": r"charmm\d*",
+            "amber": r"amber|gaff2?",
+            "opls": r"opls(?:-aa)?",
+            "trappe": r"trappe(?:-ua)?",
+            "uff": r"uff|dreiding|compass|clayff",
+            "tip4p": r"tip4p(?:/2005|/ice|-ew)?",
+            "tip3p": r"tip3p",
+            "spc": r"spc(?!/e)",
+            "buckingham": r"buckingham|born-mayer",
+            "morse": r"morse potential",
+            "emt": r"emt|effective medium theory",
+            "lj": r"lj|lennard[- ]jones",
+        },
+    ),
+    *_terms(
+        "functional",
+        {
+            "pbe": r"(?:gga-)?pbe",
+            "pbesol": r"pbe-?sol",
+            "lda": r"lda|pz|perdew[- ]zunger",
+            "hse": r"hse(?:06|03)?",
+            "pbe0": r"pbe0",
+            "b3lyp": r"b3lyp",
+            "scan": r"r?2?scan",
+            "pw91": r"pw91",
+            "rpbe": r"rev-?pbe|rpbe",
+            "vdw-df": r"vdw-df2?|optb88(?:-vdw)?|rvv10",
+            "blyp": r"blyp",
+            "hartree-fock": r"hartree[- ]fock",
+        },
+    ),
+    *_terms("Hubbard U", {"+u": r"(?:pbe|lda|gga|dft)?\s?\+\s?u|hubbard(?: u)?"}),
+    *_terms(
+        "dispersion correction",
+        {
+            "d3": r"(?:grimme[- ])?d3(?:\(bj\)|-bj)?|grimme",
+            "d2": r"(?:grimme[- ])?d2",
+            "d4": r"d4",
+            "ts": r"tkatchenko[- ]scheffler",
+            "mbd": r"many[- ]body dispersion|mbd",
+        },
+    ),
+    *_terms(
+        "pseudopotential family",
+        {
+            "sg15": r"sg15",
+            "sssp": r"sssp(?: efficiency| precision)?",
+            "gbrv": r"gbrv",
+            "pslibrary": r"pslibrary",
+            "dojo": r"(?:pseudo)?dojo",
+            "oncv": r"oncv(?:psp)?",
+            "paw": r"paw",
+            "ultrasoft": r"ultrasoft|uspp",
+            "norm-conserving": r"norm[- ]conserving",
+        },
+    ),
+    *_terms(
+        "ensemble",
+        {
+            "nve": r"nve",
+            "nvt": r"nvt",
+            "npt": r"npt",
+            "nph": r"nph",
+            "gcmc": r"gcmc|grand[- ]canonical|[μµ]vt",
+        },
+    ),
+    *_terms(
+        "thermostat or barostat",
+        {
+            "nose-hoover": r"nos[ée][- ]hoover",
+            "langevin": r"langevin",
+            "berendsen": r"berendsen",
+            "csvr": r"csvr|bussi|velocity[- ]rescal\w*",
+            "andersen": r"andersen",
+            "parrinello-rahman": r"parrinello[- ]rahman",
+            "mttk": r"mttk",
+        },
+    ),
+    *_terms(
+        "method",
+        {
+            "green-kubo": r"green[- –]kubo",
+            "einstein": r"einstein(?:[- ]relation)?",
+            "muller-plathe": r"m[üu]ller[- ]plathe",
+            "nemd": r"nemd|rnemd|non-?equilibrium(?: md| molecular dynamics)?",
+            "metadynamics": r"metadynamics",
+            "umbrella": r"umbrella sampling",
+            "thermodynamic integration": r"thermodynamic integration",
+            "neb": r"neb|nudged elastic band",
+        },
+    ),
+    *_terms(
+        "mesh or supercell",
+        {
+            "mesh": r"\d+\s?[x×]\s?\d+\s?[x×]\s?\d+(?:\s+(?:monkhorst[- ]pack|k-?point|mp|grid|mesh|"
+            r"supercell|cell)s?)*",
+            "gamma": r"gamma[- ]only|gamma[- ]point|[Γ][- ]point",
+            "supercell": r"supercell",
+        },
+    ),
+    *_terms(
+        "box size",
+        {"box": r"\d+(?:\.\d+)?\s?(?:Å|A|angstroms?|nm)\s+(?:cubic\s+|periodic\s+)?box"},
+    ),
+    *_terms(
+        "structure prototype",
+        {
+            "rutile": r"rutile",
+            "anatase": r"anatase",
+            "wurtzite": r"wurtzite",
+            "perovskite": r"perovskites?",
+            "spinel": r"spinel",
+            "corundum": r"corundum",
+            "quartz": r"(?:alpha[- ]|α-)?quartz",
+            "cesiumchloride": r"c(?:a)?esium chloride|cscl(?:-type)?",
+        },
+    ),
+    *_terms(
+        "magnetic order",
+        {
+            "antiferromagnetic": r"anti-?ferromagnet\w*|afm",
+            "ferrimagnetic": r"ferrimagnet\w*",
+            "paramagnetic": r"paramagnet\w*",
+            "noncollinear": r"non-?collinear",
+            "spin-orbit": r"spin[- ]orbit(?: coupling)?|soc",
+        },
+    ),
+)
+"""Everything a request may state as a choice, known to a module or not."""
+
+
+_COMPILED = [
+    (t, re.compile(rf"(?<![\w+/-])(?:{t.pattern})(?![\w/])", re.IGNORECASE)) for t in TERMS
+]
+
+
+def find_stated(text: str) -> list[Stated]:
+    """The choice phrases of ``text``, longest first where they overlap, in text order."""
+    hits: list[Stated] = []
+    for term, rx in _COMPILED:
+        for m in rx.finditer(text):
+            if m.group(0).strip():
+                hits.append(Stated(term.category, term.value, m.group(0), m.start(), m.end()))
+    hits.sort(key=lambda s: (-(s.end - s.start), s.start))
+    kept: list[Stated] = []
+    for s in hits:
+        if all(s.end <= k.start or k.end <= s.start for k in kept):
+            kept.append(s)
+    return sorted(kept, key=lambda s: s.start)
+
+
+@dataclass(frozen=True)
+class Property:
+    """A property simwright has no protocol for, and what it can do instead."""
+
+    name: str
+    pattern: str
+    instead: str
+
+
+_DFT_INSTEAD = (
+    "simwright's DFT protocols are dft_scf (total energy), dft_relax and dft_eos "
+    "(lattice constant, bulk modulus)"
+)
+PROPERTIES: tuple[Property, ...] = (
+    Property("band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD),
+    Property("band gap", r"band[- ]?gaps?", _DFT_INSTEAD),
+    Property("density of states", r"(?:projected |partial )?density of states|p?dos", _DFT_INSTEAD),
+    Property("phonons", r"phonons?(?: dispersion| spectrum)?", _DFT_INSTEAD),
+    Property(
+        "cohesive energy",
+        r"cohesive energy",
+        "dft_scf gives the total energy of the crystal; the isolated atom's energy is "
+        "a second dft_scf (molecule kind)",
+    ),
+    Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
+    Property("surface energy", r"surface energy", _DFT_INSTEAD),
+    Property(
+        "adsorption energy",
+        r"adsorption energy|binding energy",
+        "dft_scf of the slab and of the molecule separately (e.g. 'SCF of a Pt(111) slab "
+        "with PBE'); adsorption isotherms are a campaign (module "
+        "gcmc_adsorption_desorption_campaign)",
+    ),
+    Property(
+        "elastic constants",
+        r"elastic constants?|elastic tensor|c11|shear modulus|young'?s modulus",
+        "lattice_constant and dft_eos give the bulk modulus",
+    ),
+    Property(
+        "melting point",
+        r"melting (?:point|temperature)|freezing point",
+        "lattice_constant (ASE) gives the 0 K lattice constant and bulk modulus",
+    ),
+    Property(
+        "viscosity",
+        r"(?:shear |bulk )?viscosity",
+        "diffusivity (self-diffusion of SPC/E water or LJ argon) and thermal_conductivity "
+        "(Green–Kubo, LJ argon)",
+    ),
+    Property(
+        "radial distribution function",
+        r"radial distribution(?: function)?|rdf|pair correlation|structure factor",
+        "diffusivity runs the liquid (its trajectory is kept for analysis)",
+    ),
+    Property(
+        "vapour pressure",
+        r"vapou?r pressure|boiling point|heat of vaporization|enthalpy of vaporization",
+        "diffusivity of liquid water or argon",
+    ),
+    Property(
+        "heat capacity",
+        r"heat capacity|specific heat",
+        "thermal_conductivity (Green–Kubo, LJ argon)",
+    ),
+    Property(
+        "ionic conductivity",
+        r"ionic conductivity|electrical conductivity",
+        "diffusivity of SPC/E water or LJ argon",
+    ),
+    Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
+    Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),
+)
+"""Properties a request may ask for that no protocol computes (yet)."""
+
+_PROPERTY_RX = [
+    (p, re.compile(rf"(?<![\w-])(?:{p.pattern})(?![\w-])", re.IGNORECASE)) for p in PROPERTIES
+]
+
+
+def find_properties(text: str) -> list[tuple[Property, str]]:
+    """Properties of :data:`PROPERTIES` asked for in ``text``, with the words used."""
+    out = []
+    for prop, rx in _PROPERTY_RX:
+        m = rx.search(text)
+        if m is not None:
+            out.append((prop, m.group(0)))
+    return out
+
+
+FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
+    "diffusivity": {
+        "einstein": "the protocol fits the Einstein relation to the MSD",
+        "npt": "equilibration is NPT when a pressure is set",
+        "nvt": "production is NVT (and equilibration at a fixed density)",
+        "nose-hoover": "LAMMPS fix nvt/npt are Nosé–Hoover",
+        "lj": "argon is the Lennard-Jones fluid of Rahman (1964)",
+    },
+    "thermal_conductivity": {
+        "green-kubo": "the protocol integrates the heat-flux autocorrelation (Green–Kubo)",
+        "nve": "production is NVE",
+        "nvt": "equilibration is NVT",
+        "nose-hoover": "equilibration uses LAMMPS fix nvt (Nosé–Hoover)",
+        "lj": "argon is a Lennard-Jones fluid",
+    },
+}
+"""Choices a protocol makes by its procedure: stating them is honoured, not refused."""
+
+
+def fixed_reason(protocol: str, value: str) -> str | None:
+    """Why ``protocol`` honours the stated ``value`` by construction, or None."""
+    return FIXED_BY_PROTOCOL.get(protocol, {}).get(value)
