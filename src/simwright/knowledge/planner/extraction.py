@@ -247,11 +247,11 @@ def _surfaces(text: str, params: dict[str, ParameterSpec], found: Findings) -> s
 
 
 def _diamond(params: dict[str, ParameterSpec], found: Findings) -> None:
-    """ "diamond" alone names both the lattice and the substance (carbon)."""
+    """The word "diamond" alone names both the lattice and the substance (carbon)."""
     lattice = found.get("lattice", [])
-    if "formula" in params and "formula" not in found and lattice:
-        if all(f.text.lower() == "diamond" for f in lattice):
-            _add(found, "formula", "C", lattice[0].text, lattice[0].start)
+    alone = bool(lattice) and all(f.text.lower() == "diamond" for f in lattice)
+    if alone and "formula" in params and "formula" not in found:
+        _add(found, "formula", "C", lattice[0].text, lattice[0].start)
 
 
 def _consolidate(found: Findings, params: dict[str, ParameterSpec]) -> dict[str, Finding]:

@@ -226,8 +226,7 @@ _HINTS: dict[str, str] = {
     "Hubbard U": "a dft_* spec file can set it: parameters: {hubbard_u_ev: {Ni: 6.0}}",
     "dispersion correction": "a dft_* spec file can set it: parameters: {vdw: grimme-d3}",
     "structure prototype": (
-        "bulk structures by name: fcc, bcc, hcp, diamond, zincblende, rocksalt, fluorite, "
-        "cesium chloride; any other from a CIF file in a spec: structure: {kind: file, path: x.cif}"
+        "other structures come from a CIF file in a spec file: structure: {kind: file, path: x.cif}"
     ),
     "magnetic order": "the DFT protocols offer collinear ferromagnetic spin or none",
 }
@@ -242,6 +241,8 @@ def _cannot_honour(s: Stated, module: KnowledgeModule, protocol: str) -> str:
     ]
     if offers:
         instead = f"it offers {offers}"
+        if s.category in _HINTS:
+            instead += f"; {_HINTS[s.category]}"
     elif s.category in _HINTS:
         instead = _HINTS[s.category]
     elif fixed:

@@ -171,8 +171,8 @@ TERMS: tuple[Term, ...] = (
     *_terms(
         "mesh or supercell",
         {
-            "mesh": r"\d+\s?[x×]\s?\d+\s?[x×]\s?\d+(?:\s+(?:monkhorst[- ]pack|k-?point|mp|grid|mesh|"
-            r"supercell|cell)s?)*",
+            "mesh": r"\d+\s?[x×]\s?\d+\s?[x×]\s?\d+"
+            r"(?:\s+(?:monkhorst[- ]pack|k-?point|mp|grid|mesh|supercell|cell)s?)*",
             "gamma": r"gamma[- ]only|gamma[- ]point|[Γ][- ]point",
             "supercell": r"supercell",
         },
