@@ -98,17 +98,13 @@ def claim(text: str, protocols: Mapping[str, Protocol]) -> tuple[Protocol, dict[
 
 
 def not_understood(text: str, protocols: Mapping[str, Protocol]) -> str:
-    """The message for a request no protocol claims: the protocols and how to ask."""
-    lines = [f"simwright did not understand the request {text!r}.", "", "Known protocols:"]
-    for p in protocols.values():
-        lines.append(f"  {p.name:<22} {p.title}")
-        lines.extend(f'      e.g. "{ex}"' for ex in p.examples[:2])
-    lines += [
-        "",
-        "Phrase the request like one of the examples (`simwright knowledge list` shows",
-        "what simwright knows), or write a spec file:",
-        "  protocol: <name>",
-        "  parameters: {...}      (see `simwright protocols --json` for each schema)",
-        "and run `simwright run spec.yaml`.",
-    ]
-    return "\n".join(lines)
+    """The message for a request no protocol claims: short, with what simwright can run."""
+    examples = "; ".join(f'"{p.examples[0]}"' for p in list(protocols.values())[:3] if p.examples)
+    return (
+        f"simwright did not understand the request {text!r}: no protocol matches it.\n"
+        f"It can run: {', '.join(protocols) or 'nothing (no protocol installed)'} "
+        f"(e.g. {examples}).\n"
+        "`simwright protocols` shows each with examples, `simwright knowledge list` what "
+        "simwright knows; a spec file (protocol + parameters) is the exact alternative: "
+        "`simwright run spec.yaml`."
+    )

@@ -50,6 +50,9 @@ class Finding:
 
 Findings = dict[str, list[Finding]]
 
+TEXT_JOIN = " / "
+"""Joins the words of a request that gave one value twice ("298.15 K / 25 °C")."""
+
 
 def _quantity_kind(spec: ParameterSpec) -> str | None:
     if spec.unit and spec.type in ("float", "int") and not spec.count_nouns:
@@ -287,7 +290,8 @@ def _consolidate(found: Findings, params: dict[str, ParameterSpec]) -> dict[str,
 def _single(name: str, findings: list[Finding], spec: ParameterSpec) -> Finding:
     distinct = list(dict.fromkeys(repr(f.value) for f in findings))
     if len(distinct) == 1:
-        return findings[0]
+        texts = list(dict.fromkeys(f.text for f in findings))
+        return Finding(findings[0].value, TEXT_JOIN.join(texts), findings[0].start)
     what = "elements" if spec.type in ("element", "formula") else f"values for {name}"
     listed = ", ".join(dict.fromkeys(f.text for f in findings))
     raise ParseError(

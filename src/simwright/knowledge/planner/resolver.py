@@ -24,6 +24,7 @@ In order, each stage refusing with a message that names the phrase at fault:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from pydantic import BaseModel
 
 from simwright.errors import ParseError, SimwrightError, ValidationError
 from simwright.knowledge.modules import KnowledgeModule
+from simwright.knowledge.planner.extraction import TEXT_JOIN
 from simwright.knowledge.planner.plan import Plan, normalize, plan
 from simwright.knowledge.planner.plausibility import check
 from simwright.knowledge.planner.selection import NotUnderstood, choose_module
@@ -180,6 +182,7 @@ def _resolve(
     result = plan(text, modules, protocols, fallback)
     proto = protocols[result.protocol]
     uses = _ledger(stated, result, proto.name)
+    _no_unread_numbers(text, result, stated)
     params = proto.validate(result.given())
     warnings = check(proto.name, params.model_dump(), result.parameters)
     return Resolution(text, proto, params, result, uses, warnings, given=frozenset(result.given()))
@@ -282,6 +285,31 @@ def _ledger(stated: list[Stated], result: Plan, protocol: str) -> tuple[PhraseUs
             raise ParseError(f"{s.text!r} ({s.category}) was not applied by {protocol}")
         uses.append(PhraseUse(s.text, s.category, f"fixed by the protocol: {reason}"))
     return tuple(uses)
+
+
+_STANDALONE_NUMBER = re.compile(r"(?<![\w.(/+-])[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.)/])")
+
+
+def _no_unread_numbers(text: str, result: Plan, stated: list[Stated]) -> None:
+    """A number the plan did not read ("conv_thr 1e-8", "32 atoms") is refused by name:
+    a value the request states is never dropped silently."""
+    covered = [(s.start, s.end) for s in stated]
+    for p in result.parameters.values():
+        if p.source != "given" or not p.text:
+            continue
+        for part in p.text.split(TEXT_JOIN):
+            covered += [(m.start(), m.end()) for m in re.finditer(re.escape(part), text)]
+    for m in _STANDALONE_NUMBER.finditer(text):
+        if any(a <= m.start() and m.end() <= b for a, b in covered):
+            continue
+        before = text[: m.start()].split()[-1:]
+        after = text[m.end() :].split()[:2]
+        snippet = " ".join([*before, m.group(0), *after]).strip(" ,;.")
+        raise ParseError(
+            f"{snippet!r}: the number {m.group(0)} was not understood — no parameter of "
+            f"{result.protocol} took it. `simwright knowledge show {result.module_id}` lists "
+            "its parameters; name one next to the value, or write a spec file"
+        )
 
 
 def _check_claimed(text: str, proto: Protocol, raw: Mapping[str, Any]) -> None:

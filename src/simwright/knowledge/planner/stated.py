@@ -28,6 +28,7 @@ Category = Literal[
     "ensemble",
     "thermostat or barostat",
     "method",
+    "optimizer",
     "mesh or supercell",
     "box size",
     "structure prototype",
@@ -169,8 +170,19 @@ TERMS: tuple[Term, ...] = (
         },
     ),
     *_terms(
+        "optimizer",
+        {
+            "bfgs": r"l?-?bfgs",
+            "fire": r"fire",
+            "cg": r"conjugate[- ]gradients?",
+            "damped": r"damped dynamics",
+            "steepest": r"steepest descent",
+        },
+    ),
+    *_terms(
         "mesh or supercell",
         {
+            "kpoint count": r"\d+\s+k-?points",
             "mesh": r"\d+\s?[x×]\s?\d+\s?[x×]\s?\d+"
             r"(?:\s+(?:monkhorst[- ]pack|k-?point|mp|grid|mesh|supercell|cell)s?)*",
             "gamma": r"gamma[- ]only|gamma[- ]point|[Γ][- ]point",
@@ -325,6 +337,8 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
         "nose-hoover": "LAMMPS fix nvt/npt are Nosé–Hoover",
         "lj": "argon is the Lennard-Jones fluid of Rahman (1964)",
     },
+    "dft_relax": {"bfgs": "pw.x relaxes with BFGS"},
+    "dft_eos": {"bfgs": "pw.x relaxes with BFGS"},
     "thermal_conductivity": {
         "green-kubo": "the protocol integrates the heat-flux autocorrelation (Green–Kubo)",
         "nve": "production is NVE",
