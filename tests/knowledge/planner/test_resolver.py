@@ -41,7 +41,10 @@ def _refusal(text: str) -> str:
         ("PBE SCF of Si with an 8x8x8 Monkhorst-Pack grid", "8x8x8", "k-spacing"),
         ("SCF of a CO molecule in a 10 Å box with PBE", "10 Å box", "vacuum"),
         ("SCF of wurtzite ZnO with PBE", "wurtzite", "CIF"),
-        ("lattice constant of Ni with EMT in a 3x3x3 supercell", "3x3x3", ""),
+        ("lattice constant of Ni with EMT in a 3x3x3 supercell", "3x3x3", "its own cell"),
+        ("SCF of a 2x2 Cu(111) slab with PBE", "2x2", "size: [2, 2, 4]"),
+        ("SCF of Si with PBE using the tetrahedron method", "tetrahedron", "no setting"),
+        ("self-diffusion of water at 300 K with the SPC/Fw model", "SPC/Fw", "spce_water"),
     ],
 )
 def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
@@ -78,6 +81,12 @@ def test_choices_taken_by_parameters_or_fixed_by_the_procedure_are_recorded() ->
     assert hows["Green–Kubo"].startswith("fixed by the protocol")
     r = _resolve("lattice constant of fcc Cu with EMT")
     assert [(u.text, u.how) for u in r.phrases] == [("EMT", "given: calculator=emt")]
+
+
+def test_a_number_no_parameter_takes_is_refused_by_name() -> None:
+    message = _refusal("SCF of Si with PBE, conv_thr 1e-8")
+    assert message.startswith("'conv_thr 1e-8'") and "not understood" in message
+    assert _resolve("diffusion constant of water at 298.15 K (25 °C)").warnings == ()
 
 
 def test_a_machine_learned_potential_is_honoured_or_refused_by_name() -> None:

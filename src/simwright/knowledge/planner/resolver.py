@@ -221,10 +221,7 @@ _HINTS: dict[str, str] = {
         "simwright picks one file per element from the installed pseudopotentials; a spec "
         "file may name them: parameters: {pseudopotentials: {Al: Al.pbe-n-kjpaw.UPF}}"
     ),
-    "mesh or supercell": (
-        "DFT protocols take a k-point spacing instead (e.g. 'k-spacing 0.2 Å-1'); the "
-        "other protocols build their own cell"
-    ),
+    "mesh or supercell": "it builds its own cell",
     "box size": "molecules and slabs take the vacuum instead, e.g. '10 Å of vacuum'",
     "Hubbard U": "a dft_* spec file can set it: parameters: {hubbard_u_ev: {Ni: 6.0}}",
     "dispersion correction": "a dft_* spec file can set it: parameters: {vdw: grimme-d3}",
@@ -235,7 +232,21 @@ _HINTS: dict[str, str] = {
 }
 
 
+_VALUE_HINTS: dict[tuple[str, bool], str] = {
+    ("mesh", True): "give a k-point spacing instead, e.g. 'k-spacing 0.2 Å-1'",
+    ("kpoint count", True): "give a k-point spacing instead, e.g. 'k-spacing 0.2 Å-1'",
+    ("gamma", True): "molecules get the Γ point; for a crystal give a k-point spacing",
+    ("surface cell", True): (
+        "slabs are 1×1 in-plane from words; a spec file sets the repeats: "
+        "structure: {kind: surface, name: Cu, facet: '111', size: [2, 2, 4]}"
+    ),
+}
+
+
 def _cannot_honour(s: Stated, module: KnowledgeModule, protocol: str) -> str:
+    hint = _VALUE_HINTS.get((s.value, protocol.startswith("dft_")))
+    if hint is not None:
+        return f"{s.text!r} ({s.category}) cannot be honoured by {protocol}: {hint}"
     offers = _offers(s, module)
     fixed = [
         f"{v} ({why})"

@@ -29,6 +29,9 @@ Category = Literal[
     "thermostat or barostat",
     "method",
     "optimizer",
+    "equation of state",
+    "occupations",
+    "electrostatics",
     "mesh or supercell",
     "box size",
     "structure prototype",
@@ -85,7 +88,7 @@ TERMS: tuple[Term, ...] = (
             "uff": r"uff|dreiding|compass|clayff",
             "tip4p": r"tip4p(?:/2005|/ice|-ew)?",
             "tip3p": r"tip3p",
-            "spc": r"spc(?!/e)",
+            "spc": r"spc(?:/fw?|/h)?",
             "buckingham": r"buckingham|born-mayer",
             "morse": r"morse potential",
             "emt": r"emt|effective medium theory",
@@ -180,8 +183,33 @@ TERMS: tuple[Term, ...] = (
         },
     ),
     *_terms(
+        "equation of state",
+        {
+            "birchmurnaghan": r"birch[- –]murnaghan|birchmurnaghan",
+            "murnaghan": r"murnaghan",
+            "vinet": r"vinet|rose[- ]vinet",
+            "sj": r"stabilized jellium|sjeos",
+            "poirier-tarantola": r"poirier[- ]tarantola",
+        },
+    ),
+    *_terms(
+        "occupations",
+        {"tetrahedra": r"tetrahedr(?:on|a)(?: method)?(?: of bl[öo]chl)?"},
+    ),
+    *_terms(
+        "electrostatics",
+        {
+            "pppm": r"pppm|particle[- ]particle particle[- ]mesh",
+            "ewald": r"ewald(?: summation)?",
+            "reaction field": r"reaction[- ]field",
+            "wolf": r"wolf summation|damped shifted force",
+        },
+    ),
+    *_terms(
         "mesh or supercell",
         {
+            "surface cell": r"\d+\s?[x×]\s?\d+(?![\s]?[x×])(?:\s+(?:surface cell|supercell|"
+            r"reconstruction|cell))?",
             "kpoint count": r"\d+\s+k-?points",
             "mesh": r"\d+\s?[x×]\s?\d+\s?[x×]\s?\d+"
             r"(?:\s+(?:monkhorst[- ]pack|k-?point|mp|grid|mesh|supercell|cell)s?)*",
@@ -331,6 +359,7 @@ def find_properties(text: str) -> list[tuple[Property, str]]:
 
 FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
     "diffusivity": {
+        "pppm": "SPC/E water's electrostatics are PPPM",
         "einstein": "the protocol fits the Einstein relation to the MSD",
         "npt": "equilibration is NPT when a pressure is set",
         "nvt": "production is NVT (and equilibration at a fixed density)",
