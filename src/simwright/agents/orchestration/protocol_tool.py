@@ -1,8 +1,8 @@
 """A deterministic protocol as one tool: a whole typed graph run by the :class:`Runner`.
 
 A ``protocol`` subtask names a registered protocol and its parameters (validated by
-the protocol) or only words, which :func:`~simwright.protocols.requests.resolve_request`
-turns into a protocol and parameters without any model. The graph runs as its own
+the protocol) or only words, which :func:`~simwright.knowledge.planner.resolver.resolve`
+turns into a protocol and parameters without any model (the path of ``simwright plan``). The graph runs as its own
 run (linked to the agent run as the subtask's ``child_run_id``); no script is
 written and no model is asked unless the graph reaches a decision point and a
 decider is given. The report's values are the protocol's quantities, their
@@ -53,9 +53,13 @@ class ProtocolTool:
         self.modules = modules
 
     def resolve(self, spec: SubtaskSpec) -> tuple[Protocol, BaseModel]:
-        """The protocol and validated parameters of ``spec`` (raises a SimwrightError)."""
+        """The protocol and validated parameters of ``spec`` (raises a SimwrightError).
+
+        Words go through the same resolver as ``simwright plan`` and ``run``, build
+        stage included; explicit parameters are validated and their inputs built too.
+        """
         from simwright.errors import ValidationError
-        from simwright.protocols.requests import resolve_request
+        from simwright.knowledge.planner.resolver import resolve
 
         if spec.protocol is not None and spec.parameters:
             if spec.protocol not in self.protocols:
@@ -63,8 +67,15 @@ class ProtocolTool:
                     f"unknown protocol {spec.protocol!r}; known: {', '.join(self.protocols)}"
                 )
             proto = self.protocols[spec.protocol]
-            return proto, proto.validate(spec.parameters)
-        resolved = resolve_request(spec.instruction, self.protocols, self.modules)  # type: ignore[arg-type]
+            params = proto.validate(spec.parameters)
+            proto.build_inputs(params, self.settings)
+            return proto, params
+        resolved = resolve(
+            spec.instruction,
+            self.protocols,
+            self.modules,  # type: ignore[arg-type]
+            settings=self.settings,
+        )
         if spec.protocol is not None and resolved.protocol.name != spec.protocol:
             raise ValidationError(
                 f"the instruction reads as protocol {resolved.protocol.name!r}, not "
