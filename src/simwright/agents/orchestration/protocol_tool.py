@@ -4,10 +4,10 @@ A ``protocol`` subtask names a registered protocol and its parameters (validated
 the protocol) or only words, which :func:`~simwright.knowledge.planner.resolver.resolve`
 turns into a protocol and parameters without any model (the path of ``simwright
 plan``). The graph runs as its own run (linked to the agent run as the subtask's
-``child_run_id``); no script is written and no model is asked unless the graph reaches a decision point and a
-decider is given. The report's values are the protocol's quantities, their
-sources the protocol's artifacts, the structure summaries those the runner
-recorded.
+``child_run_id``); no script is written and no model is asked unless the graph
+reaches a decision point and a decider is given. The report's values are the
+protocol's quantities, their sources the protocol's artifacts, the structure
+summaries those the runner recorded.
 """
 
 from __future__ import annotations
