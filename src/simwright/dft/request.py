@@ -86,6 +86,16 @@ class DftRequest(BaseModel):
                 spec[key] = flat.pop(key)
         if "layers" in flat:
             spec["size"] = (1, 1, int(flat.pop("layers")))
+        misplaced: list[str] = [
+            k for k in ("facet", "size") if k in spec and spec["kind"] != "surface"
+        ]
+        if "vacuum_a" in spec and spec["kind"] == "bulk":
+            misplaced.append("vacuum_a")
+        if misplaced:
+            words = ", ".join("layers" if k == "size" else k for k in misplaced)
+            raise ValueError(
+                f"{words} describe a slab, not a {spec['kind']}: say 'slab' or 'surface'"
+            )
         flat["structure"] = spec
         if "degauss_ry" in flat:
             flat["smearing_ry"] = flat.pop("degauss_ry")

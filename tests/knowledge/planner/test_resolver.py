@@ -190,3 +190,35 @@ def test_a_spec_file_is_resolved_by_the_same_path(tmp_path: Path) -> None:
     r = _resolve(str(spec))
     assert r.protocol.name == "lattice_constant" and r.source == "spec file"
     assert r.to_json()["parameters"]["element"]["source"] == "given"
+
+
+def test_conditions_in_words_are_read_as_values_and_recorded() -> None:
+    r = _resolve("self-diffusion of water at ambient conditions")
+    assert r.plan is not None
+    assert r.plan.given()["temperature_k"] == 298.15
+    assert r.plan.given()["pressure_bar"] == pytest.approx(1.01325)
+    assert r.phrases[0].text == "ambient conditions"
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("diffusion coefficient of heavy water at 300 K", "heavy water"),
+        ("diffusivity of water at 300 K with flexible SPC/E", "flexible"),
+        ("SCF of liquid water with PBE", "liquid"),
+        ("SCF of water dimer with PBE", "dimer"),
+        ("SCF of fcc Al with PBE, 10 layers", "layers"),
+        ("DFT+U of NiO", "DFT+U"),
+        ("Cu lattice constant with EMT, fitting with a third-order polynomial", "polynomial"),
+    ],
+)
+def test_words_that_would_change_the_system_are_refused_by_name(text: str, phrase: str) -> None:
+    assert phrase in _refusal(text)
+
+
+def test_cell_and_lattice_constant_words_are_given() -> None:
+    r = _resolve("relax Si with PBE and let the cell relax")
+    assert r.plan is not None and r.plan.given()["calculation"] == "vc-relax"
+    r = _resolve("SCF of Si with PBE at a lattice constant of 5.43 Å")
+    assert r.protocol.name == "dft_scf"
+    assert r.params.model_dump()["structure"]["a_a"] == 5.43

@@ -24,7 +24,7 @@ from simwright.errors import ParseError
 from simwright.knowledge.modules import KnowledgeModule
 from simwright.knowledge.planner.assignment import Item, assign
 from simwright.knowledge.planner.quantities import FoundQuantity, dimensionality, find_quantities
-from simwright.knowledge.planner.substances import find_compounds, find_substances
+from simwright.knowledge.planner.substances import SUBSTANCES, find_compounds, find_substances
 from simwright.knowledge.schema import ParameterSpec, Scalar, Value
 from simwright.protocols.text import element_mentions, find_formulas, find_phrases, mask
 
@@ -105,6 +105,8 @@ def _choices(text: str, module: KnowledgeModule, found: Findings) -> str:
         for phrase in aliases
     ]
     phrases += [(keyword, None) for keyword in module.keywords]
+    # Longer substance names hold their place so "heavy water" is not read as "water".
+    phrases += [(a, None) for s in SUBSTANCES for a in s.aliases if " " in a]
     matches = [m for m in find_phrases(text, phrases) if m.meaning is not None]
     for m in matches:
         assert m.meaning is not None

@@ -164,14 +164,14 @@ def _resolve(
     from simwright.knowledge.modules import load_modules
 
     modules = load_modules() if modules is None else modules
-    text = normalize(request)
+    text, read_as = _conditions(normalize(request))
     _refuse_properties(text)
     fallback = next((m for m in modules if m.id == default_module), None)
     try:
         module = choose_module(text, modules)[0].module
     except NotUnderstood:
         if fallback is None:
-            proto, raw = claim(text, protocols)
+            proto, raw = _claim_or_name(text, protocols, claim)
             _check_claimed(text, proto, raw)
             params = proto.validate(raw)
             return Resolution(text, proto, params, source="protocol parser", given=frozenset(raw))
@@ -181,11 +181,32 @@ def _resolve(
         _check_stated(stated, module, module.protocol, text)
     result = plan(text, modules, protocols, fallback)
     proto = protocols[result.protocol]
-    uses = _ledger(stated, result, proto.name)
+    uses = (*read_as, *_ledger(stated, result, proto.name))
     _no_unread_numbers(text, result, stated)
     params = proto.validate(result.given())
     warnings = check(proto.name, params.model_dump(), result.parameters)
     return Resolution(text, proto, params, result, uses, warnings, given=frozenset(result.given()))
+
+
+CONDITIONS: dict[str, str] = {
+    "room temperature": "298.15 K",
+    "ambient temperature": "298.15 K",
+    "ambient conditions": "298.15 K and 1 atm",
+    "standard conditions": "298.15 K and 1 bar",
+    "ambient pressure": "1 atm",
+    "atmospheric pressure": "1 atm",
+    "normal pressure": "1 atm",
+}
+"""Conditions in words and the values they stand for (shown in the plan's record)."""
+
+
+def _conditions(text: str) -> tuple[str, tuple[PhraseUse, ...]]:
+    """``text`` with conditions in words replaced by their values, and the record."""
+    uses = []
+    for m in reversed(find_phrases(text, list(CONDITIONS.items()))):
+        uses.append(PhraseUse(m.text, "condition", f"read as {m.meaning}"))
+        text = text[: m.start] + m.meaning + text[m.end :]
+    return text, tuple(reversed(uses))
 
 
 def _refuse_properties(text: str) -> None:
@@ -229,6 +250,14 @@ _HINTS: dict[str, str] = {
         "other structures come from a CIF file in a spec file: structure: {kind: file, path: x.cif}"
     ),
     "magnetic order": "the DFT protocols offer collinear ferromagnetic spin or none",
+    "condition": "give it in numbers (argon's triple point is 83.8 K, water's 273.16 K)",
+    "aggregate": (
+        "a spec file can give the structure from a file: structure: {kind: file, path: x.xyz}"
+    ),
+    "phase": (
+        "simwright runs liquids with the MD protocols (diffusivity, thermal_conductivity), "
+        "crystals, slabs, molecules and 2D layers with the DFT and ASE ones"
+    ),
 }
 
 
@@ -321,6 +350,24 @@ def _no_unread_numbers(text: str, result: Plan, stated: list[Stated]) -> None:
             f"{result.protocol} took it. `simwright knowledge show {result.module_id}` lists "
             "its parameters; name one next to the value, or write a spec file"
         )
+
+
+def _claim_or_name(
+    text: str, protocols: Mapping[str, Protocol], claim: Any
+) -> tuple[Protocol, dict[str, Any]]:
+    """A protocol's own parser claims ``text``; when it refuses, a stated choice that
+    no module knows is named as the reason."""
+    try:
+        result: tuple[Protocol, dict[str, Any]] = claim(text, protocols)
+    except ParseError as exc:
+        stated = find_stated(text)
+        if not stated:
+            raise
+        s = stated[0]
+        raise ParseError(
+            f"{s.text!r} ({s.category}) cannot be honoured: no protocol takes it ({exc})"
+        ) from exc
+    return result
 
 
 def _check_claimed(text: str, proto: Protocol, raw: Mapping[str, Any]) -> None:

@@ -36,6 +36,10 @@ Category = Literal[
     "box size",
     "structure prototype",
     "magnetic order",
+    "model variant",
+    "phase",
+    "aggregate",
+    "condition",
 ]
 
 
@@ -90,6 +94,7 @@ TERMS: tuple[Term, ...] = (
             "tip3p": r"tip3p",
             "spc": r"spc(?:/fw?|/h)?",
             "buckingham": r"buckingham|born-mayer",
+            "finnis-sinclair": r"finnis[- ]sinclair|adp potential|comb3?|bop",
             "morse": r"morse potential",
             "emt": r"emt|effective medium theory",
             "lj": r"lj|lennard[- ]jones",
@@ -190,6 +195,7 @@ TERMS: tuple[Term, ...] = (
             "vinet": r"vinet|rose[- ]vinet",
             "sj": r"stabilized jellium|sjeos",
             "poirier-tarantola": r"poirier[- ]tarantola",
+            "polynomial": r"(?:\w+[- ]order )?polynomial(?: fit)?",
         },
     ),
     *_terms(
@@ -232,6 +238,35 @@ TERMS: tuple[Term, ...] = (
             "corundum": r"corundum",
             "quartz": r"(?:alpha[- ]|α-)?quartz",
             "cesiumchloride": r"c(?:a)?esium chloride|cscl(?:-type)?",
+        },
+    ),
+    *_terms(
+        "model variant",
+        {
+            "flexible": r"flexible",
+            "rigid": r"rigid",
+            "polarizable": r"polari[sz]able",
+            "coarse-grained": r"coarse[- ]grained|united[- ]atom",
+        },
+    ),
+    *_terms(
+        "phase",
+        {
+            "liquid": r"liquid|molten|melt",
+            "amorphous": r"amorphous|glass(?:y)?",
+            "aqueous": r"aqueous|solution",
+            "solid": r"solid|crystalline",
+            "ice": r"ice(?: i[hc])?",
+            "gas": r"gas|vapou?r",
+            "supercritical": r"supercritical",
+        },
+    ),
+    *_terms("aggregate", {"cluster": r"dimers?|trimers?|clusters?|nanoparticles?"}),
+    *_terms(
+        "condition",
+        {
+            "triple point": r"(?:its |the )?triple point",
+            "critical point": r"(?:its |the )?critical point",
         },
     ),
     *_terms(
@@ -359,6 +394,8 @@ def find_properties(text: str) -> list[tuple[Property, str]]:
 
 FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
     "diffusivity": {
+        "liquid": "the protocol simulates the liquid",
+        "rigid": "SPC/E water is rigid (SHAKE)",
         "pppm": "SPC/E water's electrostatics are PPPM",
         "einstein": "the protocol fits the Einstein relation to the MSD",
         "npt": "equilibration is NPT when a pressure is set",
@@ -366,9 +403,11 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
         "nose-hoover": "LAMMPS fix nvt/npt are Nosé–Hoover",
         "lj": "argon is the Lennard-Jones fluid of Rahman (1964)",
     },
-    "dft_relax": {"bfgs": "pw.x relaxes with BFGS"},
-    "dft_eos": {"bfgs": "pw.x relaxes with BFGS"},
+    "dft_relax": {"bfgs": "pw.x relaxes with BFGS", "solid": "a bulk crystal"},
+    "dft_scf": {"solid": "a bulk crystal"},
+    "dft_eos": {"bfgs": "pw.x relaxes with BFGS", "solid": "a bulk crystal"},
     "thermal_conductivity": {
+        "liquid": "the protocol simulates the liquid",
         "green-kubo": "the protocol integrates the heat-flux autocorrelation (Green–Kubo)",
         "nve": "production is NVE",
         "nvt": "equilibration is NVT",

@@ -31,6 +31,7 @@ class Substance:
 
 SUBSTANCES: tuple[Substance, ...] = (
     Substance("water", "water", "liquid", ("water", "h2o", "spc/e", "spce")),
+    Substance("d2o", "heavy water (D2O)", "liquid", ("heavy water", "d2o", "deuterated water")),
     Substance("tip3p", "TIP3P water", "liquid", ("tip3p", "tip3p water")),
     Substance("tip4p", "TIP4P water", "liquid", ("tip4p", "tip4p water", "tip4p/2005")),
     Substance("argon", "argon", "liquid", ("argon", "ar", "lj argon")),
