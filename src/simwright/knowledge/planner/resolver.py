@@ -37,13 +37,10 @@ from simwright.knowledge.modules import KnowledgeModule
 from simwright.knowledge.planner.extraction import TEXT_JOIN
 from simwright.knowledge.planner.plan import Plan, normalize, plan
 from simwright.knowledge.planner.plausibility import check
+from simwright.knowledge.planner.properties import find_properties
+from simwright.knowledge.planner.refusals import cannot_honour
 from simwright.knowledge.planner.selection import NotUnderstood, choose_module
-from simwright.knowledge.planner.stated import (
-    Stated,
-    find_properties,
-    find_stated,
-    fixed_reason,
-)
+from simwright.knowledge.planner.stated import Stated, find_stated, fixed_reason
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_phrases
 from simwright.settings import Settings
@@ -234,80 +231,7 @@ def _check_stated(stated: list[Stated], module: KnowledgeModule, protocol: str, 
     for s in stated:
         if _consumed(s, module, text) or fixed_reason(protocol, s.value):
             continue
-        raise ParseError(_cannot_honour(s, module, protocol))
-
-
-_HINTS: dict[str, str] = {
-    "pseudopotential family": (
-        "simwright picks one file per element from the installed pseudopotentials; a spec "
-        "file may name them: parameters: {pseudopotentials: {Al: Al.pbe-n-kjpaw.UPF}}"
-    ),
-    "mesh or supercell": "it builds its own cell",
-    "box size": "molecules and slabs take the vacuum instead, e.g. '10 Å of vacuum'",
-    "Hubbard U": "a dft_* spec file can set it: parameters: {hubbard_u_ev: {Ni: 6.0}}",
-    "dispersion correction": "a dft_* spec file can set it: parameters: {vdw: grimme-d3}",
-    "structure prototype": (
-        "other structures come from a CIF file in a spec file: structure: {kind: file, path: x.cif}"
-    ),
-    "magnetic order": "the DFT protocols offer collinear ferromagnetic spin or none",
-    "condition": "give it in numbers (argon's triple point is 83.8 K, water's 273.16 K)",
-    "aggregate": (
-        "a spec file can give the structure from a file: structure: {kind: file, path: x.xyz}"
-    ),
-    "phase": (
-        "simwright runs liquids with the MD protocols (diffusivity, thermal_conductivity), "
-        "crystals, slabs, molecules and 2D layers with the DFT and ASE ones"
-    ),
-}
-
-
-_VALUE_HINTS: dict[tuple[str, bool], str] = {
-    ("mesh", True): "give a k-point spacing instead, e.g. 'k-spacing 0.2 Å-1'",
-    ("kpoint count", True): "give a k-point spacing instead, e.g. 'k-spacing 0.2 Å-1'",
-    ("gamma", True): "molecules get the Γ point; for a crystal give a k-point spacing",
-    ("surface cell", True): (
-        "slabs are 1×1 in-plane from words; a spec file sets the repeats: "
-        "structure: {kind: surface, name: Cu, facet: '111', size: [2, 2, 4]}"
-    ),
-}
-
-
-def _cannot_honour(s: Stated, module: KnowledgeModule, protocol: str) -> str:
-    hint = _VALUE_HINTS.get((s.value, protocol.startswith("dft_")))
-    if hint is not None:
-        return f"{s.text!r} ({s.category}) cannot be honoured by {protocol}: {hint}"
-    offers = _offers(s, module)
-    fixed = [
-        f"{v} ({why})"
-        for v, why in _fixed_of(protocol).items()
-        if any(t.category == s.category for t in find_stated(v))
-    ]
-    if offers:
-        instead = f"it offers {offers}"
-        if s.category in _HINTS:
-            instead += f"; {_HINTS[s.category]}"
-    elif s.category in _HINTS:
-        instead = _HINTS[s.category]
-    elif fixed:
-        instead = f"its procedure fixes: {'; '.join(fixed)}"
-    else:
-        instead = f"{protocol} has no setting for it"
-    return f"{s.text!r} ({s.category}) cannot be honoured by {protocol}: {instead}"
-
-
-def _fixed_of(protocol: str) -> dict[str, str]:
-    from simwright.knowledge.planner.stated import FIXED_BY_PROTOCOL
-
-    return FIXED_BY_PROTOCOL.get(protocol, {})
-
-
-def _offers(s: Stated, module: KnowledgeModule) -> str:
-    """The module's choices of the same category as ``s`` ("calculator: emt, lj")."""
-    for name, spec in module.parameters.items():
-        aliases = [a for alist in spec.phrases().values() for a in alist]
-        if any(t.category == s.category for a in aliases for t in find_stated(a)):
-            return f"{name}: {', '.join(spec.choices or {})}"
-    return ""
+        raise ParseError(cannot_honour(s, module, protocol))
 
 
 def _ledger(stated: list[Stated], result: Plan, protocol: str) -> tuple[PhraseUse, ...]:
