@@ -171,13 +171,19 @@ def _result_json(messages: list[ModelMessage]) -> dict[str, Any]:
 
 def _finish_a0(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     prompt = "\n".join(str(getattr(p, "content", "")) for m in messages for p in m.parts)
-    match = re.search(r"output lattice_constant = ([-0-9.eE+]+) \S* \(source (\S+)\)", prompt)
+    match = re.search(
+        r"output lattice_constant = ([-0-9.eE+]+) \S* \(source (\S+); quantity ([^)]+)\)", prompt
+    )
     assert match, prompt
     a0 = float(match.group(1))
-    answer = {
-        "summary": f"EMT gives a0 = {a0:.4f} Å for fcc Cu.",
-        "values": [{"name": "a0", "value": a0, "unit": "Å", "source": match.group(2)}],
+    value = {
+        "name": "a0",
+        "value": a0,
+        "unit": "Å",
+        "source": match.group(2),
+        "quantity": match.group(3),
     }
+    answer = {"summary": f"EMT gives a0 = {a0:.4f} Å for fcc Cu.", "values": [value]}
     return call("finish", answer=answer)
 
 

@@ -93,6 +93,10 @@ def resume(
     settings = settings_for(home)
     store = open_store(settings)
     row = store.get_run(run_id)
+    if row.protocol == "agent":
+        from simwright.cli.ask import resume_agent
+
+        resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())

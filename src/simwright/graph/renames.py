@@ -101,4 +101,18 @@ MODULE_RENAMES: Final[dict[str, str]] = {
 }
 
 #: Old ``module:qualname`` -> new ``module:qualname`` (a class moved alone or was renamed).
-CLASS_RENAMES: Final[dict[str, str]] = {}
+CLASS_RENAMES: Final[dict[str, str]] = {
+    # 0.3: lattice_constant and dft_eos run the shared EOS sub-graph (simwright.steps.eos);
+    # their old steps load as legacy steps that upgrade to it when a run resumes.
+    "simwright.protocols.lattice_constant:BuildCrystal": (
+        "simwright.protocols.eos_legacy:LatticeBuildCrystal"
+    ),
+    "simwright.protocols.lattice_constant:ScanVolumes": (
+        "simwright.protocols.eos_legacy:LatticeScanVolumes"
+    ),
+    "simwright.protocols.lattice_constant:FitEOS": "simwright.protocols.eos_legacy:LatticeFitEOS",
+    "simwright.protocols.lattice_constant:Report": "simwright.protocols.eos_legacy:LatticeReport",
+    "simwright.protocols.dft_eos:ScanVolumes": "simwright.protocols.eos_legacy:DftScanVolumes",
+    "simwright.protocols.dft_eos:FitEOS": "simwright.protocols.eos_legacy:DftFitEOS",
+    "simwright.protocols.dft_eos:EosReport": "simwright.protocols.eos_legacy:DftEosReport",
+}
