@@ -11,7 +11,9 @@ From known data, not from a model:
   point (150.7 K) the request is refused; at a stated pressure, above the boiling
   point at that pressure (ΔH_vap = 6.43 kJ/mol, 87.3 K at 1.01325 bar) too;
 - a Lennard-Jones calculator has documented parameters only for argon here (Rahman
-  1964); for another element ASE's σ = 1 Å, ε = 1 eV would be meaningless.
+  1964); for another element ASE's σ = 1 Å, ε = 1 eV would be meaningless;
+- a DFT structure must be buildable (a compound with a known prototype, a facet with
+  a builder), refused with the request's words otherwise.
 
 Data: NIST Chemistry WebBook (water, argon: triple and critical points, enthalpies
 of vaporization at the normal boiling point).
@@ -23,6 +25,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import BaseModel
 
 from simwright.errors import ParseError
 
@@ -75,16 +79,42 @@ def _text(parameters: Mapping[str, Any], name: str) -> str:
     return str(text) if text else f"{value}"
 
 
-def check(
-    protocol: str, values: Mapping[str, Any], parameters: Mapping[str, Any]
-) -> tuple[str, ...]:
+def check(protocol: str, params: BaseModel, parameters: Mapping[str, Any]) -> tuple[str, ...]:
     """Warnings for an unusual but possible state; raises :class:`ParseError` for an
-    impossible one. ``values`` are the protocol's validated values, ``parameters`` the
+    impossible one. ``params`` are the protocol's validated values, ``parameters`` the
     plan's resolved ones (for the words the request used)."""
+    values = params.model_dump()
     if protocol in ("diffusivity", "thermal_conductivity"):
         return _liquid(values, parameters)
     if protocol == "lattice_constant":
         return _lennard_jones(values, parameters)
+    structure = getattr(params, "structure", None)
+    if protocol.startswith("dft_") and structure is not None:
+        return _buildable(structure, parameters)
+    return ()
+
+
+_STRUCTURE_WORDS = ("formula", "structure", "lattice", "facet", "layers", "vacuum_a", "a_a")
+
+
+def _buildable(structure: Any, parameters: Mapping[str, Any]) -> tuple[str, ...]:
+    """A crystal, slab, molecule or layer that cannot be built is refused here, with
+    the request's own words (ASE only; files and database ids are left to the run)."""
+    from simwright.dft.structures import build_structure
+    from simwright.errors import ValidationError
+
+    if structure.kind in ("file", "materials_project"):
+        return ()
+    try:
+        build_structure(structure)
+    except ValidationError as exc:
+        words = [
+            repr(parameters[n].text)
+            for n in _STRUCTURE_WORDS
+            if n in parameters and getattr(parameters[n], "text", None)
+        ]
+        said = ", ".join(dict.fromkeys(words)) or repr(structure.name)
+        raise ParseError(f"{said}: {exc}") from exc
     return ()
 
 

@@ -181,7 +181,7 @@ def _resolve(
     uses = (*read_as, *_ledger(stated, result, proto.name))
     _no_unread_numbers(text, result, stated)
     params = proto.validate(result.given())
-    warnings = check(proto.name, params.model_dump(), result.parameters)
+    warnings = check(proto.name, params, result.parameters)
     return Resolution(text, proto, params, result, uses, warnings, given=frozenset(result.given()))
 
 
