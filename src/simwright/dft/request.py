@@ -219,6 +219,8 @@ def parse_structure(text: str) -> dict[str, Any]:
 def _single_formula(text: str) -> str:
     skip = {w.upper() for w in DFT_WORDS} | {"SCF", "DFT", "D2", "D3", "PZ", "I", "A"}
     found = []
+    # "300 K", "20 Å", "2 C": a number's unit is no material
+    text = re.sub(r"(?<![\w.])\d+(?:\.\d+)?\s+\S+", " ", text)
     for token in _FORMULA.findall(text):
         if token.upper() in skip or token in skip:
             continue

@@ -84,8 +84,9 @@ def test_choices_taken_by_parameters_or_fixed_by_the_procedure_are_recorded() ->
 
 
 def test_a_number_no_parameter_takes_is_refused_by_name() -> None:
-    message = _refusal("SCF of Si with PBE, conv_thr 1e-8")
-    assert message.startswith("'conv_thr 1e-8'") and "not understood" in message
+    message = _refusal("SCF of Si with PBE and 40 bands")
+    assert message.startswith("'and 40 bands'") and "not understood" in message
+    assert _refusal("SCF of Si with PBE, conv_thr 1e-8").startswith("'conv_thr'")
     assert _resolve("diffusion constant of water at 298.15 K (25 °C)").warnings == ()
 
 
@@ -222,3 +223,27 @@ def test_cell_and_lattice_constant_words_are_given() -> None:
     r = _resolve("SCF of Si with PBE at a lattice constant of 5.43 Å")
     assert r.protocol.name == "dft_scf"
     assert r.params.model_dump()["structure"]["a_a"] == 5.43
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("ab initio MD of water at 300 K with PBE", "ab initio MD"),
+        ("H2O molecule with LDA at 300 K", "300 K"),
+        ("self-diffusion of water at 300 K with PME electrostatics", "PME"),
+        ("diffusion of water confined in a carbon nanotube at 300 K", "confined"),
+        ("relax bulk Si with PBE with a 1e-6 Ry energy threshold", "energy threshold"),
+        ("SCF of an isolated Fe atom with PBE, spin-polarized", "isolated Fe atom"),
+        ("self-diffusion of water at 300 K on a GPU", "GPU"),
+    ],
+)
+def test_requests_no_module_keyword_matches_are_read_by_the_module_or_refused(
+    text: str, phrase: str
+) -> None:
+    assert phrase in _refusal(text)
+
+
+def test_a_request_claimed_by_a_protocol_parser_is_read_by_its_module() -> None:
+    r = _resolve("CO molecule with PBE")
+    assert r.plan is not None and r.plan.module_id == "dft_scf"
+    assert r.plan.given() == {"formula": "CO", "structure": "molecule", "functional": "pbe"}

@@ -21,6 +21,14 @@ _HINTS: dict[str, str] = {
         "other structures come from a CIF file in a spec file: structure: {kind: file, path: x.cif}"
     ),
     "magnetic order": "the DFT protocols offer collinear ferromagnetic spin or none",
+    "hardware": (
+        "engines run with the configured threads and MPI ranks (config.toml); an MLIP "
+        "calculator takes calculator_kwargs {device: cuda} in a spec file"
+    ),
+    "convergence threshold": (
+        "the protocol sets it; a dft_* spec file can: overrides: {electrons: {conv_thr: 1e-8}}"
+    ),
+    "confinement": "the MD protocols simulate a bulk liquid in a periodic box",
     "condition": "give it in numbers (argon's triple point is 83.8 K, water's 273.16 K)",
     "aggregate": (
         "a spec file can give the structure from a file: structure: {kind: file, path: x.xyz}"

@@ -168,10 +168,13 @@ def _resolve(
         module = choose_module(text, modules)[0].module
     except NotUnderstood:
         if fallback is None:
-            proto, raw = _claim_or_name(text, protocols, claim)
+            fallback = _module_of_claimant(text, protocols, modules)
+        if fallback is None:
+            proto, raw = _claim_or_name(text, protocols, claim, modules)
             _check_claimed(text, proto, raw)
             params = proto.validate(raw)
-            return Resolution(text, proto, params, source="protocol parser", given=frozenset(raw))
+            source = "protocol parser"
+            return Resolution(text, proto, params, source=source, given=frozenset(raw))
         module = fallback
     stated = find_stated(text)
     if module.protocol is not None and module.protocol in protocols:
@@ -276,18 +279,47 @@ def _no_unread_numbers(text: str, result: Plan, stated: list[Stated]) -> None:
         )
 
 
+def _module_of_claimant(
+    text: str, protocols: Mapping[str, Protocol], modules: Sequence[KnowledgeModule]
+) -> KnowledgeModule | None:
+    """No module's keywords match: the module of the one protocol whose own parser
+    claims ``text`` (even with a complaint), so that the module reads it, with all its
+    checks. None when no such protocol has a module, or several claim it."""
+    from simwright.knowledge.planner.lexical import BM25, tokens
+
+    clean, troubled = [], []
+    for proto in protocols.values():
+        try:
+            if proto.parse_request(text) is not None:
+                clean.append(proto.name)
+        except SimwrightError:
+            troubled.append(proto.name)
+    claimants = clean or troubled
+    found = [m for m in modules if m.protocol in claimants]
+    if len(found) != len(claimants) or not found:
+        return None
+    if len(found) == 1:
+        return found[0]
+    scores = BM25.from_texts([m.index_text() for m in found]).scores(tokens(text))
+    ranked = sorted(zip(scores, found, strict=True), key=lambda x: -x[0])
+    return ranked[0][1] if ranked[1][0] < 0.8 * ranked[0][0] else None
+
+
 def _claim_or_name(
-    text: str, protocols: Mapping[str, Protocol], claim: Any
+    text: str,
+    protocols: Mapping[str, Protocol],
+    claim: Any,
+    modules: Sequence[KnowledgeModule],
 ) -> tuple[Protocol, dict[str, Any]]:
     """A protocol's own parser claims ``text``; when it refuses, a stated choice that
     no module knows is named as the reason."""
     try:
         result: tuple[Protocol, dict[str, Any]] = claim(text, protocols)
     except ParseError as exc:
-        stated = find_stated(text)
-        if not stated:
+        unknown = [s for s in find_stated(text) if not any(_consumed(s, m, text) for m in modules)]
+        if not unknown:
             raise
-        s = stated[0]
+        s = unknown[0]
         raise ParseError(
             f"{s.text!r} ({s.category}) cannot be honoured: no protocol takes it ({exc})"
         ) from exc

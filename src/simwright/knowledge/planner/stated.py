@@ -40,6 +40,12 @@ Category = Literal[
     "phase",
     "aggregate",
     "condition",
+    "correction",
+    "integrator",
+    "hardware",
+    "solvent model",
+    "confinement",
+    "convergence threshold",
 ]
 
 
@@ -172,6 +178,9 @@ TERMS: tuple[Term, ...] = (
             "muller-plathe": r"m[üu]ller[- ]plathe",
             "nemd": r"nemd|rnemd|non-?equilibrium(?: md| molecular dynamics)?",
             "metadynamics": r"metadynamics",
+            "aimd": r"ab[- ]initio (?:md|molecular dynamics)|aimd|born[- ]oppenheimer (?:md|"
+            r"molecular dynamics)|car[- ]parrinello(?: md)?|cpmd",
+            "path integral": r"path[- ]integral(?: md| molecular dynamics)?|pimd",
             "umbrella": r"umbrella sampling",
             "thermodynamic integration": r"thermodynamic integration",
             "neb": r"neb|nudged elastic band",
@@ -206,6 +215,7 @@ TERMS: tuple[Term, ...] = (
         "electrostatics",
         {
             "pppm": r"pppm|particle[- ]particle particle[- ]mesh",
+            "pme": r"pme|particle[- ]mesh ewald|smooth pme",
             "ewald": r"ewald(?: summation)?",
             "reaction field": r"reaction[- ]field",
             "wolf": r"wolf summation|damped shifted force",
@@ -261,7 +271,56 @@ TERMS: tuple[Term, ...] = (
             "supercritical": r"supercritical",
         },
     ),
-    *_terms("aggregate", {"cluster": r"dimers?|trimers?|clusters?|nanoparticles?"}),
+    *_terms(
+        "aggregate",
+        {
+            "cluster": r"dimers?|trimers?|clusters?|nanoparticles?",
+            "atom": r"(?:isolated|free|single|lone) (?:\w+ )?atom",
+        },
+    ),
+    *_terms(
+        "correction",
+        {
+            "yeh-hummer": r"(?:the )?yeh[- –]hummer(?: correction)?|finite[- ]size correction",
+            "tail": r"tail corrections?|long[- ]range (?:dispersion )?corrections?",
+        },
+    ),
+    *_terms(
+        "integrator",
+        {
+            "velocity verlet": r"velocity[- ]verlet",
+            "shake": r"shake|rattle",
+            "respa": r"r-?respa|multiple time[- ]stepping",
+            "leapfrog": r"leap[- ]?frog",
+        },
+    ),
+    *_terms(
+        "hardware",
+        {
+            "gpu": r"(?:on |using )?(?:an? )?gpus?|cuda",
+            "precision": r"(?:double|single|mixed) precision",
+            "threads": r"openmp(?: threads)?|mpi(?: ranks| processes)?",
+        },
+    ),
+    *_terms(
+        "solvent model",
+        {"implicit": r"implicit solv\w*|continuum solv\w*|pcm|cosmo"},
+    ),
+    *_terms(
+        "confinement",
+        {
+            "confined": r"confine(?:d|ment)|nano-?tubes?|nano-?pores?|slit[- ]pores?|"
+            r"slab geometry|interfaces?|droplets?",
+        },
+    ),
+    *_terms(
+        "convergence threshold",
+        {
+            "conv_thr": r"(?:energy|scf|electronic|total[- ]energy) (?:convergence )?"
+            r"(?:threshold|tolerance|criterion)|e?t?o?t?_?conv_thr|convergence "
+            r"(?:threshold|criterion|tolerance)",
+        },
+    ),
     *_terms(
         "condition",
         {
@@ -305,6 +364,9 @@ def find_stated(text: str) -> list[Stated]:
 
 FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
     "diffusivity": {
+        "yeh-hummer": "the report gives the Yeh–Hummer corrected value beside the raw one",
+        "velocity verlet": "LAMMPS integrates with velocity Verlet",
+        "shake": "SPC/E water is kept rigid with SHAKE",
         "liquid": "the protocol simulates the liquid",
         "rigid": "SPC/E water is rigid (SHAKE)",
         "pppm": "SPC/E water's electrostatics are PPPM",
@@ -318,6 +380,7 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
     "dft_scf": {"solid": "a bulk crystal"},
     "dft_eos": {"bfgs": "pw.x relaxes with BFGS", "solid": "a bulk crystal"},
     "thermal_conductivity": {
+        "velocity verlet": "LAMMPS integrates with velocity Verlet",
         "liquid": "the protocol simulates the liquid",
         "green-kubo": "the protocol integrates the heat-flux autocorrelation (Green–Kubo)",
         "nve": "production is NVE",
