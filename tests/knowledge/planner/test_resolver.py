@@ -247,3 +247,9 @@ def test_a_request_claimed_by_a_protocol_parser_is_read_by_its_module() -> None:
     r = _resolve("CO molecule with PBE")
     assert r.plan is not None and r.plan.module_id == "dft_scf"
     assert r.plan.given() == {"formula": "CO", "structure": "molecule", "functional": "pbe"}
+
+
+def test_a_smearing_width_is_not_taken_for_a_cutoff() -> None:
+    r = _resolve("relax MgO with PBE and Marzari-Vanderbilt smearing 0.01 Ry")
+    assert r.plan is not None
+    assert r.plan.given()["degauss_ry"] == 0.01 and "ecutwfc_ry" not in r.plan.given()
