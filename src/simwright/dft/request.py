@@ -52,6 +52,9 @@ class DftRequest(BaseModel):
     functional: str | None = Field(None, description="PBE, PBEsol, LDA (None: first available)")
     hybrid: Literal["pbe0", "hse", "b3lyp"] | None = None
     kspacing_inv_a: float = Field(0.25, gt=0, le=2.0, description="k-point spacing (Å⁻¹, with 2π)")
+    kpoints: tuple[int, int, int] | None = Field(
+        None, description="an explicit Monkhorst-Pack mesh (n1, n2, n3); replaces kspacing"
+    )
     ecutwfc_ry: float | None = Field(None, gt=0, description="override the wave-function cutoff")
     ecutrho_ry: float | None = Field(None, gt=0, description="override the density cutoff")
     smearing: Smearing | None = Field(None, description="smearing shape (None: cold for metals)")

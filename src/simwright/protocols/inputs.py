@@ -102,6 +102,7 @@ def dft_inputs(params: Any, settings: Settings) -> BuiltInputs:
         (
             f"structure: {summary['structure']} ({len(rec.structure.symbols)} atoms)",
             f"pseudopotentials: {pseudos}",
+            f"k-points: {rec.template.kpoints.describe()}",
             f"input: pw.x, {len(rec.parameters)} parameters",
             f"engine: {pw.executable}",
         )

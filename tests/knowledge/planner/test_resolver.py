@@ -38,7 +38,6 @@ def _refusal(text: str) -> str:
         ("diffusion of water at 300 K with a Langevin thermostat", "Langevin", "Nosé–Hoover"),
         ("thermal conductivity of liquid argon by the Muller-Plathe method", "Muller-Plathe", ""),
         ("SCF of bcc Fe with PBE, antiferromagnetic ordering", "antiferromagnetic", "spin"),
-        ("PBE SCF of Si with an 8x8x8 Monkhorst-Pack grid", "8x8x8", "k-spacing"),
         ("SCF of a CO molecule in a 10 Å box with PBE", "10 Å box", "vacuum"),
         ("SCF of wurtzite ZnO with PBE", "wurtzite", "CIF"),
         ("lattice constant of Ni with EMT in a 3x3x3 supercell", "3x3x3", "its own cell"),
@@ -247,6 +246,15 @@ def test_a_request_claimed_by_a_protocol_parser_is_read_by_its_module() -> None:
     r = _resolve("CO molecule with PBE")
     assert r.plan is not None and r.plan.module_id == "dft_scf"
     assert r.plan.given() == {"formula": "CO", "structure": "molecule", "functional": "pbe"}
+
+
+def test_a_kpoint_mesh_is_given_and_reaches_the_input() -> None:
+    r = resolve("PBE SCF of Si with an 8x8x8 Monkhorst-Pack grid", PROTOCOLS, MODULES)
+    assert r.plan is not None and r.plan.given()["kpoints"] == [8, 8, 8]
+    assert "kspacing_inv_a" not in r.plan.parameters
+    assert r.params.model_dump()["kpoints"] == (8, 8, 8)
+    message = _refusal("PBE SCF of Si with 4x4x4 k-points and k-spacing 0.2 Å-1")
+    assert "'4x4x4 k-points'" in message and "'0.2 Å-1'" in message
 
 
 def test_a_smearing_width_is_not_taken_for_a_cutoff() -> None:

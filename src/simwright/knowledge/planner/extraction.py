@@ -32,6 +32,13 @@ _MOLAR = dimensionality("mol/L")
 _SEQUENCE_SEP = r"\s*(?:->|→|=>|,|;|then|to|and)\s*"
 _NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _RATIO = re.compile(r"(?<![\w.:])\d+(?:\.\d+)?(?:\s*:\s*\d+(?:\.\d+)?)+(?![\w.:])")
+MESH = re.compile(
+    r"(?<![\w.])(\d+\s?[x×]\s?\d+\s?[x×]\s?\d+)"
+    r"((?:\s+(?:monkhorst[- ]pack|k-?points?|mp|grid|mesh|supercell|cell)s?)*)",
+    re.IGNORECASE,
+)
+"""An n×n×n mesh or cell, with the words after it."""
+CELL_WORD = re.compile(r"\b(?:supercell|cell)s?\b", re.IGNORECASE)
 _LIKE = re.compile(r"(?<![\w-])[\w()]+-like\b", re.IGNORECASE)
 _SURFACE = re.compile(r"\b([A-Z][a-z]?)\s?\((\d{3,4})\)")
 _CUED = re.compile(
@@ -77,6 +84,7 @@ def extract(text: str, module: KnowledgeModule) -> dict[str, Finding]:
     _counts(masked, text, params, found)
     _cued_numbers(masked, text, params, found)
     _ratios(masked, text, params, found)
+    masked = _meshes(masked, params, found)
     masked = _compounds(masked, params, found)
     masked = _surfaces(masked, params, found)
     keywords = find_phrases(masked, dict.fromkeys(module.keywords, True))
@@ -236,6 +244,17 @@ def _compounds(text: str, params: dict[str, ParameterSpec], found: Findings) -> 
             if value is not None and spec is not None and value in (spec.choices or {}):
                 _add(found, name, value, m.text, m.start)
     return mask(text, [(m.start, m.end) for m in matches])
+
+
+def _meshes(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:
+    """A k-point mesh written "8x8x8 k-points" or "6×6×6 Monkhorst-Pack grid"."""
+    if "kpoints" not in params:
+        return text
+    matches = [m for m in MESH.finditer(text) if not CELL_WORD.search(m.group(0))]
+    for m in matches:
+        mesh: list[Scalar] = [int(n) for n in re.findall(r"\d+", m.group(1))]
+        _add(found, "kpoints", mesh, m.group(0), m.start())
+    return mask(text, [(m.start(), m.end()) for m in matches])
 
 
 def _surfaces(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:

@@ -279,10 +279,12 @@ def _from_protocol(
     given = {n: p.value for n, p in params.items() if p.source == "given"}
     validated = protocol.validate(given).model_dump()
     out = {n: p for n, p in params.items() if p.source == "given"}
+    skipped = {c for name in out for c in module.parameters[name].conflicts}
     for name, spec in module.parameters.items():
-        if name in out:
+        if name in out or name in skipped:
             continue
-        if name in validated:
+        foreign = spec.choices and str(validated.get(name)) not in spec.choices
+        if name in validated and not foreign:
             if validated[name] is not None:
                 out[name] = ResolvedParameter(validated[name], spec.unit, "assumed")
         elif name in params:

@@ -34,7 +34,7 @@ from pydantic import BaseModel
 
 from simwright.errors import ParseError, SimwrightError, ValidationError
 from simwright.knowledge.modules import KnowledgeModule
-from simwright.knowledge.planner.extraction import TEXT_JOIN
+from simwright.knowledge.planner.extraction import CELL_WORD, TEXT_JOIN
 from simwright.knowledge.planner.plan import Plan, normalize, plan
 from simwright.knowledge.planner.plausibility import check
 from simwright.knowledge.planner.properties import find_properties
@@ -220,7 +220,10 @@ def _refuse_properties(text: str) -> None:
 
 
 def _consumed(s: Stated, module: KnowledgeModule, text: str) -> bool:
-    """True when a choice phrase of the module covers the stated phrase."""
+    """True when a choice phrase of the module covers the stated phrase (or, for a
+    k-point mesh, when the module takes one)."""
+    if s.value == "mesh" and "kpoints" in module.parameters:
+        return not CELL_WORD.search(s.text)
     phrases = [
         (phrase, name)
         for name, spec in module.parameters.items()
