@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 from helpers.paths import TESTS
+from helpers.plugins import allow_test_calculators
 
 HERE = TESTS
 SIMWRIGHT = [sys.executable, "-m", "simwright"]
 
 
 def _env(home: Path) -> dict[str, str]:
+    allow_test_calculators(home)
     env = dict(os.environ)
     env["SIMWRIGHT_HOME"] = str(home)
     env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])

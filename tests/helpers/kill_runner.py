@@ -14,7 +14,7 @@ from pathlib import Path
 
 from simwright.graph import Runner
 from simwright.protocols.lattice_constant import PROTOCOL
-from simwright.settings import Settings
+from simwright.settings import settings_at
 from simwright.store import Store
 
 
@@ -38,7 +38,7 @@ class Killer:
 
 def main() -> None:
     home, mode = Path(sys.argv[1]), sys.argv[2]
-    settings = Settings(home=home)
+    settings = settings_at(home)  # its config.toml allows helpers.slowcalc (see the test)
     params = PROTOCOL.validate(
         {
             "element": "Cu",

@@ -9,7 +9,7 @@ and exit code 2.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -134,6 +134,24 @@ def search_modules(
         _print(f"{h['score']:8.3f}  {h['module']:<44} {h['title']}")
 
 
+def _preflight_lines(checked: Mapping[str, Any]) -> list[str]:
+    """The estimate (with its basis) and any refusal, as plan output lines."""
+    from simwright.protocols.estimate import human_bytes
+
+    lines = []
+    est = checked.get("estimate")
+    if est:
+        steps = f", {est['md_steps']:,} MD steps" if est["md_steps"] else ""
+        scf = f", {est['scf_cycles']} SCF cycles" if est["scf_cycles"] else ""
+        lines.append(
+            f"estimate: {est['atoms']:,} atoms{steps}{scf}, ~{human_bytes(est['output_bytes'])} "
+            f"output, ~{est['core_hours']:.3g} core-hours"
+        )
+        lines += [f"  {b}" for b in est["basis"]]
+    lines += [f"would be refused: {p}" for p in checked.get("problems", [])]
+    return lines
+
+
 @handled
 def plan(
     request: Annotated[str, typer.Argument(help="A request in words, or a spec file.")],
@@ -141,9 +159,10 @@ def plan(
     knowledge_dir: DirsOpt = None,
 ) -> None:
     """Show how a request is understood: protocol, module and parameters (given or
-    assumed), how each stated choice is honoured, and the inputs a run would build
-    (structure, force field, engines), without running anything. Exits 0 only when
-    `simwright run` would build every input."""
+    assumed), how each stated choice is honoured, the preflight's estimate (steps,
+    atoms, output, core-hours) and the inputs a run would build (structure, force field,
+    engines), without running anything. Exits 0 only when `simwright run` would pass
+    its preflight and build every input."""
     from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
     from simwright.settings import load_settings
@@ -168,6 +187,8 @@ def _plan_lines(result: Resolution) -> list[str]:
     lines += [f"stated: {u.text!r} -> {u.how}" for u in result.phrases]
     lines += [f"warning: {w}" for w in result.warnings]
     lines += [f"builds: {line}" for line in result.inputs]
+    if result.preflight is not None:
+        lines += _preflight_lines(result.preflight.as_dict())
     if data.get("alternatives"):
         others = ", ".join(f"{a['module']} ({a['score']})" for a in data["alternatives"])
         lines.append(f"also matched, less well: {others}")

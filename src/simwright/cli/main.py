@@ -54,18 +54,25 @@ def run(
 ) -> None:
     """Run a protocol from a request in words or a YAML spec file.
 
-    The request goes through the same resolver as `simwright plan`, build stage
-    included, before any run is created: a request `plan` refuses leaves no run."""
+    The request goes through the same resolver as `simwright plan` (preflight and
+    build stage included) before the run is created: values, names, engines, the
+    estimated size against the configured limits and every input; a request `plan`
+    refuses leaves no run, and a refusal exits with code 2.
+    """
     from simwright.graph import Runner
     from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
+    from simwright.protocols.preflight import preflight
 
     settings = settings_for(home)
     resolved = resolve(request, load_protocols(), settings=settings)
-    store = open_store(settings)
-    runner = Runner(store, settings, observer=_observer())
-    _terminate_gracefully()
     proto = resolved.protocol
+    checked = resolved.preflight or preflight(proto, resolved.params, settings).require()
+    if not json_out:
+        err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
+    store = open_store(settings)
+    runner = Runner(store, checked.run_settings(settings), observer=_observer())
+    _terminate_gracefully()
     outcome = runner.start(
         proto.graph,
         proto.first_step(resolved.params),
@@ -73,7 +80,7 @@ def run(
         params=resolved.params,
         request=resolved.request,
     )
-    _finish(store, outcome, json_out)
+    _finish(store, outcome, json_out, checked.as_dict())
 
 
 @app.command()
@@ -86,8 +93,16 @@ def resume(
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Continue an interrupted, failed or waiting run from its last completed step."""
+    """Continue an interrupted, failed or waiting run from its last completed step.
+
+    The run's parameters go through the same preflight as ``run`` (engines present,
+    limits, the engine-call wall-time limit) before anything is resumed.
+    """
+    from pydantic import BaseModel
+
     from simwright.graph import FixedChoice, Runner
+    from simwright.graph.codec import loads
+    from simwright.protocols.preflight import preflight
     from simwright.protocols.registry import get_protocol
 
     settings = settings_for(home)
@@ -98,6 +113,9 @@ def resume(
 
         resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
+    params = loads(row.params_json) if row.params_json not in (None, "", "{}") else None
+    if isinstance(params, BaseModel):
+        settings = preflight(proto, params, settings).require().run_settings(settings)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
     _terminate_gracefully()
@@ -121,10 +139,14 @@ def _observer() -> Any:
     return RichObserver(err)
 
 
-def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
+def _finish(
+    store: Store, outcome: RunOutcome, json_out: bool, preflight: dict[str, Any] | None = None
+) -> None:
     from simwright.cli.views import outcome_json, print_outcome
 
     data = outcome_json(store, outcome)
+    if preflight is not None:
+        data["preflight"] = preflight
     if json_out:
         emit(data)
     else:

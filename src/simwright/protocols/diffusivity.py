@@ -26,6 +26,7 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
+from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
@@ -422,5 +423,7 @@ PROTOCOL = Protocol(
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
+    engines=("packmol", "lmp"),
+    estimate=sizing.diffusivity_estimate,
     prepare=md_inputs,
 )

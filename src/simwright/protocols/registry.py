@@ -17,10 +17,11 @@ from pydantic import ValidationError as PydanticValidationError
 
 from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Graph, Step
+from simwright.settings import Settings
 
 if TYPE_CHECKING:
+    from simwright.protocols.estimate import Estimate
     from simwright.protocols.inputs import BuiltInputs
-    from simwright.settings import Settings
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -32,6 +33,12 @@ class Protocol:
     ``parse_request`` turns a free-text request into raw parameters, or returns
     None when the request is not for this protocol; it must never guess a value
     silently (raise :class:`~simwright.errors.ParseError` instead).
+
+    What the preflight (:func:`simwright.protocols.preflight.preflight`) needs:
+    ``engines`` the executables the graph runs (``lmp``, ``packmol``, ``pw.x``);
+    ``check(params, settings)`` refuses what only the installation can judge (a
+    calculator name against its registry and allow-list); ``estimate(params,
+    settings)`` sizes the run (steps, atoms, output, core-hours).
     """
 
     name: str
@@ -42,6 +49,9 @@ class Protocol:
     start: Callable[[Any], Step]
     examples: tuple[str, ...]
     parse_request: Callable[[str], dict[str, Any] | None]
+    engines: tuple[str, ...] = ()
+    check: Callable[[Any, Settings], None] | None = None
+    estimate: Callable[[Any, Settings], Estimate] | None = None
     prepare: Callable[[Any, Settings], BuiltInputs] | None = None
     """The build stage: every input of a run (structure, force field, engine), built
     without running; None for a protocol that has none to check (plugins)."""

@@ -28,6 +28,7 @@ from simwright.contract import (
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
@@ -284,5 +285,7 @@ PROTOCOL = Protocol(
     start=lambda params: PackArgon(params),
     examples=("thermal conductivity of liquid argon by Green–Kubo",),
     parse_request=parse_request,
+    engines=("packmol", "lmp"),
+    estimate=sizing.thermal_conductivity_estimate,
     prepare=md_inputs,
 )

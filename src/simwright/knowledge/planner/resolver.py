@@ -19,7 +19,9 @@ In order, each stage refusing with a message that names the phrase at fault:
    taken by a parameter is checked to be among the *given* values;
 6. the protocol validates the values and the state is checked for plausibility
    (:mod:`~simwright.knowledge.planner.plausibility`);
-7. optionally the build stage (:meth:`Protocol.build_inputs`) builds every input.
+7. with settings, the preflight (:func:`~simwright.protocols.preflight.preflight`:
+   names, engines, the size estimate against the limits) and the build stage
+   (:meth:`Protocol.build_inputs`) that builds every input.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from simwright.knowledge.planner.properties import find_properties
 from simwright.knowledge.planner.refusals import cannot_honour
 from simwright.knowledge.planner.selection import NotUnderstood, choose_module
 from simwright.knowledge.planner.stated import Stated, find_stated, fixed_reason
+from simwright.protocols.preflight import Preflight
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_phrases
 from simwright.settings import Settings
@@ -68,6 +71,7 @@ class Resolution:
     inputs: tuple[str, ...] = ()
     source: str = "knowledge module"
     given: frozenset[str] = field(default_factory=frozenset)
+    preflight: Preflight | None = None
 
     def to_json(self) -> dict[str, Any]:
         """What ``simwright plan --json`` prints."""
@@ -94,6 +98,8 @@ class Resolution:
         ]
         out["warnings"] = list(self.warnings)
         out["inputs"] = list(self.inputs)
+        if self.preflight is not None:
+            out["preflight"] = self.preflight.as_dict()
         return out
 
 
@@ -105,14 +111,20 @@ def resolve(
     settings: Settings | None = None,
     default_module: str | None = None,
 ) -> Resolution:
-    """Resolve ``request``; with ``settings``, also build every input of the run.
+    """Resolve ``request``; with ``settings``, also run the preflight (names, engines,
+    the estimate against the limits; :mod:`simwright.protocols.preflight`) and build
+    every input of the run.
 
     ``default_module`` is the module used when no module's keywords match (``dft
     recommend`` uses ``dft_scf``: there, "graphene" alone means its SCF).
     """
+    from simwright.protocols.preflight import preflight as check_run
+
     resolution = _resolve(request.strip(), protocols, modules, default_module)
     if settings is None:
         return resolution
+    checked = check_run(resolution.protocol, resolution.params, settings).require()
+    resolution = _replace(resolution, preflight=checked)
     try:
         built = resolution.protocol.build_inputs(resolution.params, settings)
     except SimwrightError as exc:
