@@ -40,7 +40,7 @@ def lattice_constant_inputs(params: Any, settings: Settings) -> BuiltInputs:
             f"calculator {spec.name!r} needs the mlip extra, which is not installed: "
             "pip install 'simwright[mlip]'; EMT works for Al, Cu, Ag, Au, Ni, Pd, Pt"
         )
-    spec.load()
+    spec.load(settings.plugins)
     return BuiltInputs(
         (
             f"structure: {lattice} {params.element}, {len(atoms)} atoms, a = {a:.3f} Å",
