@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -123,15 +123,19 @@ def resolve(
     resolution = _resolve(request.strip(), protocols, modules, default_module)
     if settings is None:
         return resolution
-    checked = check_run(resolution.protocol, resolution.params, settings).require()
-    resolution = _replace(resolution, preflight=checked)
+    checked = check_run(resolution.protocol, resolution.params, settings)
+    said = _said(resolution).strip(" ()")
+    if checked.problems and said:
+        checked = replace(checked, problems=tuple(f"{said}: {p}" for p in checked.problems))
+    checked.require()
+    resolution = replace(resolution, preflight=checked)
     try:
         built = resolution.protocol.build_inputs(resolution.params, settings)
     except SimwrightError as exc:
         raise ValidationError(
             f"cannot build the inputs of {resolution.protocol.name}{_said(resolution)}: {exc}"
         ) from exc
-    return _replace(resolution, inputs=built.lines)
+    return replace(resolution, inputs=built.lines)
 
 
 _STRUCTURE_WORDS = ("formula", "element", "structure", "lattice", "facet", "layers", "vacuum_a")
@@ -148,12 +152,6 @@ def _said(resolution: Resolution) -> str:
         if n in params and params[n].source == "given" and params[n].text
     ]
     return f" (from {', '.join(dict.fromkeys(words))})" if words else ""
-
-
-def _replace(r: Resolution, **changes: Any) -> Resolution:
-    from dataclasses import replace
-
-    return replace(r, **changes)
 
 
 def _resolve(
