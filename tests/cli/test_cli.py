@@ -130,7 +130,12 @@ def test_engine_crash_is_recorded_and_the_run_failed(cli, tmp_path: Path) -> Non
     assert call["exit_code"] == 1 and "segmentation fault" in call["stderr_tail"]
 
 
-def test_unknown_run_is_a_clear_error(cli) -> None:
+def test_unknown_run_is_a_clear_error(cli, tmp_path: Path) -> None:
+    code, out = cli("show", "does-not-exist")
+    assert code == 2 and "no simwright store at" in out["error"]
+    from simwright.store import Store
+
+    Store.at(tmp_path / "home" / "simwright.db").close()
     code, out = cli("show", "does-not-exist")
     assert code == 2 and "no run" in out["error"]
 

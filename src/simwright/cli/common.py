@@ -71,6 +71,22 @@ def settings_for(home: Path | None) -> Settings:
     return settings_at(home.expanduser().resolve()) if home else load_settings()
 
 
+def store_exists(settings: Settings) -> bool:
+    """False when the store of ``settings`` is a SQLite file that does not exist yet."""
+    from simwright.store.store import sqlite_path
+
+    db = sqlite_path(settings.db_url)
+    return db is None or db.is_file()
+
+
+def open_existing_store(settings: Settings) -> Store:
+    """The provenance store of ``settings`` for a read-only command: never creates a
+    store or a home (``no simwright store at …``, exit 2, when there is none)."""
+    from simwright.store import Store
+
+    return Store.existing(settings.db_url)
+
+
 def open_store(settings: Settings) -> Store:
     """The provenance store of ``settings``, creating the SQLite file's folder if needed."""
     from simwright.store import Store

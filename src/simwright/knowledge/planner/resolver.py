@@ -113,13 +113,15 @@ def resolve(
 ) -> Resolution:
     """Resolve ``request``; with ``settings``, also run the preflight (names, engines,
     the estimate against the limits; :mod:`simwright.protocols.preflight`) and build
-    every input of the run.
+    every input of the run. Text that is not valid UTF-8 is refused.
 
     ``default_module`` is the module used when no module's keywords match (``dft
     recommend`` uses ``dft_scf``: there, "graphene" alone means its SCF).
     """
     from simwright.protocols.preflight import preflight as check_run
+    from simwright.textio import require_utf8
 
+    require_utf8(request, "the request")
     resolution = _resolve(request.strip(), protocols, modules, default_module)
     if settings is None:
         return resolution
