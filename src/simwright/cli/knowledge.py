@@ -164,10 +164,11 @@ def plan(
     engines), without running anything. Exits 0 only when `simwright run` would pass
     its preflight and build every input."""
     from simwright.knowledge.planner.resolver import resolve
-    from simwright.protocols import load_protocols
+    from simwright.protocols.registry import LazyProtocols
     from simwright.settings import load_settings
 
-    result = resolve(request, load_protocols(), _modules(knowledge_dir), settings=load_settings())
+    protocols = LazyProtocols()  # only the planned protocol is imported
+    result = resolve(request, protocols, _modules(knowledge_dir), settings=load_settings())
     if json_out:
         emit(result.to_json())
         return
