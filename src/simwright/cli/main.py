@@ -59,18 +59,20 @@ def run(
 ) -> None:
     """Run a protocol from a request in words or a YAML spec file.
 
-    Everything is checked before the run is created (values, names, engines, the
-    estimated size against the configured limits); a refusal exits with code 2.
+    The request goes through the same resolver as `simwright plan` (preflight and
+    build stage included) before the run is created: values, names, engines, the
+    estimated size against the configured limits and every input; a request `plan`
+    refuses leaves no run, and a refusal exits with code 2.
     """
     from simwright.graph import Runner
+    from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
     from simwright.protocols.preflight import preflight
-    from simwright.protocols.requests import resolve_request
 
     settings = settings_for(home)
-    resolved = resolve_request(request, load_protocols())
+    resolved = resolve(request, load_protocols(), settings=settings)
     proto = resolved.protocol
-    checked = preflight(proto, resolved.params, settings).require()
+    checked = resolved.preflight or preflight(proto, resolved.params, settings).require()
     if not json_out:
         err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
     store = open_store(settings)
