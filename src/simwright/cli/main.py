@@ -7,6 +7,7 @@ review, 130 interrupted (Ctrl-C, SIGTERM or SIGHUP).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -36,6 +37,7 @@ from simwright.cli.memory import memory_app
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
+    from simwright.settings import Settings
     from simwright.store import RunRow, Store
 
 app = typer.Typer(
@@ -57,18 +59,20 @@ def run(
 ) -> None:
     """Run a protocol from a request in words or a YAML spec file.
 
-    Everything is checked before the run is created (values, names, engines, the
-    estimated size against the configured limits); a refusal exits with code 2.
+    The request goes through the same resolver as `simwright plan` (preflight and
+    build stage included) before the run is created: values, names, engines, the
+    estimated size against the configured limits and every input; a request `plan`
+    refuses leaves no run, and a refusal exits with code 2.
     """
     from simwright.graph import Runner
+    from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
     from simwright.protocols.preflight import preflight
-    from simwright.protocols.requests import resolve_request
 
     settings = settings_for(home)
-    resolved = resolve_request(request, load_protocols())
+    resolved = resolve(request, load_protocols(), settings=settings)
     proto = resolved.protocol
-    checked = preflight(proto, resolved.params, settings).require()
+    checked = resolved.preflight or preflight(proto, resolved.params, settings).require()
     if not json_out:
         err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
     store = open_store(settings)
@@ -81,7 +85,7 @@ def run(
         params=resolved.params,
         request=resolved.request,
     )
-    _finish(store, outcome, json_out, checked.as_dict())
+    _finish(store, outcome, json_out, settings, checked.as_dict())
 
 
 @app.command()
@@ -121,7 +125,7 @@ def resume(
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
     _terminate_gracefully()
-    _finish(store, runner.resume(proto.graph, row.id), json_out)
+    _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
 
 
 def _terminate_gracefully() -> None:
@@ -144,24 +148,45 @@ def _warn_integrity(store: Store, row: RunRow) -> None:
 
 
 def _observer() -> Any:
-    from simwright.cli.progress import RichObserver
+    from simwright.cli.progress import RichObserver, TerminalGone
 
-    return RichObserver(err)
+    return TerminalGone(RichObserver(err))
 
 
 def _finish(
-    store: Store, outcome: RunOutcome, json_out: bool, preflight: dict[str, Any] | None = None
+    store: Store,
+    outcome: RunOutcome,
+    json_out: bool,
+    settings: Settings,
+    preflight: dict[str, Any] | None = None,
 ) -> None:
     from simwright.cli.views import outcome_json, print_outcome
 
     data = outcome_json(store, outcome)
     if preflight is not None:
         data["preflight"] = preflight
-    if json_out:
-        emit(data)
-    else:
-        print_outcome(out, data)
+    if outcome.status == "completed" and settings.remember_runs:
+        data["memory_record"] = _remember(settings, store, outcome.run_id)
+    # a closed terminal (SIGHUP) cannot be written to: the outcome is recorded, and the
+    # exit code still says what happened
+    with contextlib.suppress(OSError):
+        if json_out:
+            emit(data)
+        else:
+            print_outcome(out, data)
     raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+def _remember(settings: Settings, store: Store, run_id: str) -> str | None:
+    """Add a completed run to the episodic memory; a failure is a warning, not an error."""
+    from simwright.cli.memory import remember_run
+    from simwright.errors import SimwrightError
+
+    try:
+        return remember_run(settings, store, run_id).id
+    except SimwrightError as exc:
+        err.print(f"[yellow]warning:[/] run not remembered: {exc}", highlight=False)
+        return None
 
 
 @app.command()
@@ -261,11 +286,13 @@ def inspect(
 
 @app.command()
 @handled
-def protocols(json_out: JsonOpt = False) -> None:
+def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
-    from simwright.protocols import load_protocols
+    from simwright.protocols.catalog import protocol_catalog
 
-    protos = load_protocols()
+    root = settings_for(home).home
+    # the catalogue is cached only in an existing home: a read-only command creates none
+    protos = protocol_catalog(root / "cache" if root.is_dir() else None)
     if json_out:
         emit(
             {
@@ -274,8 +301,8 @@ def protocols(json_out: JsonOpt = False) -> None:
                         "name": p.name,
                         "title": p.title,
                         "examples": list(p.examples),
-                        "parameters": p.parameters.model_json_schema(),
-                        "steps": list(p.graph.edges),
+                        "parameters": p.parameters_schema,
+                        "steps": list(p.edges),
                     }
                     for p in protos.values()
                 ]
@@ -363,9 +390,21 @@ def validate_lammps(
 
 
 @app.command()
-def version() -> None:
-    """Print simwright's version."""
-    out.print(__version__)
+@handled
+def version(json_out: JsonOpt = False) -> None:
+    """Print simwright's version (with --json: also Python's and the platform)."""
+    if json_out:
+        import platform
+
+        emit(
+            {
+                "simwright": __version__,
+                "python": platform.python_version(),
+                "platform": platform.platform(terse=True),
+            }
+        )
+    else:
+        out.print(__version__, highlight=False)
 
 
 def main() -> None:

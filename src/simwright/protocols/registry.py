@@ -7,7 +7,7 @@ same way in ``pyproject.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
@@ -16,11 +16,12 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.errors import SimwrightError, ValidationError
-from simwright.graph import Graph, Step
 from simwright.settings import Settings
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # kept out of the import: listing protocols must not load the graph
+    from simwright.graph import Graph, Step
     from simwright.protocols.estimate import Estimate
+    from simwright.protocols.inputs import BuiltInputs
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -51,6 +52,9 @@ class Protocol:
     engines: tuple[str, ...] = ()
     check: Callable[[Any, Settings], None] | None = None
     estimate: Callable[[Any, Settings], Estimate] | None = None
+    prepare: Callable[[Any, Settings], BuiltInputs] | None = None
+    """The build stage: every input of a run (structure, force field, engine), built
+    without running; None for a protocol that has none to check (plugins)."""
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""
@@ -62,6 +66,12 @@ class Protocol:
                 for e in exc.errors()
             )
             raise ValidationError(f"invalid parameters for {self.name}: {problems}") from exc
+
+    def build_inputs(self, params: BaseModel, settings: Settings) -> BuiltInputs:
+        """Build every input of a run of ``params`` without running it."""
+        from simwright.protocols.inputs import BuiltInputs
+
+        return BuiltInputs(()) if self.prepare is None else self.prepare(params, settings)
 
     def first_step(self, params: BaseModel) -> Step:
         """The entry step for ``params``."""
@@ -80,6 +90,36 @@ def load_protocols() -> dict[str, Protocol]:
             raise SimwrightError(f"protocol plugin {ep.name!r} is not a Protocol")
         out[proto.name] = proto
     return dict(sorted(out.items()))
+
+
+class LazyProtocols(Mapping[str, "Protocol"]):
+    """The registered protocols by name, each imported only when it is looked up.
+
+    Names come from the entry points (no import); ``protocols["x"]`` imports that one
+    protocol's module. Iterating the values imports them all, as :func:`load_protocols`.
+    """
+
+    def __init__(self) -> None:
+        self._points = {ep.name: ep for ep in entry_points(group=PROTOCOL_GROUP)}
+        self._loaded: dict[str, Protocol] = {}
+
+    def __getitem__(self, name: str) -> Protocol:
+        if name not in self._loaded:
+            ep = self._points[name]  # KeyError for an unknown name, as a dict
+            try:
+                proto = ep.load()
+            except Exception as exc:
+                raise SimwrightError(f"protocol plugin {name!r} failed to load: {exc}") from exc
+            if not isinstance(proto, Protocol) or proto.name != name:
+                raise SimwrightError(f"protocol plugin {name!r} is not a Protocol named {name!r}")
+            self._loaded[name] = proto
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._points))
+
+    def __len__(self) -> int:
+        return len(self._points)
 
 
 def get_protocol(name: str, protocols: Mapping[str, Protocol] | None = None) -> Protocol:
