@@ -117,7 +117,9 @@ def test_tiny_box_runs_every_stage_with_sevennet_d3(store, settings) -> None:
     assert np.isfinite(values["diffusion_coefficient_li"].value)
     assert 0.0 <= values["transference_number_li"].value <= 1.0
     assert values["conductivity_nernst_einstein"].value > 0
-    assert 0.3 < values["density_mean"].value < 3.0
+    # the sparse start (2·V0^(1/3)) barely shrinks in 10 NPT steps: 242 g/mol in (11.2 Å)³
+    assert 0.2 < values["density_mean"].value < 3.0
+    assert values["molality"].value == pytest.approx(1000 / 90.08, rel=1e-3)
     rules = [s.decided_by for s in store.steps(out.run_id)]
     assert "rule:prerelaxed" in rules and "rule:closest_density_frame" in rules
     calls = store.engine_calls(out.run_id)

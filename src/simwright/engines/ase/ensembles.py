@@ -77,6 +77,7 @@ def run_stage(
 
     start = time.perf_counter()
     atoms: Any = read(state, format="extxyz")
+    atoms.info = {}  # the previous file's provenance keys do not describe this one
     _set_masses(atoms, spec.hydrogen_mass_amu)
     if spec.new_velocities or not atoms.has("momenta"):
         _draw_velocities(atoms, spec)
@@ -199,6 +200,7 @@ def relax_positions(
 
     start = time.perf_counter()
     atoms: Any = read(state, format="extxyz")
+    atoms.info = {}  # the previous file's provenance keys do not describe this one
     atoms.calc = calculator.build(allow)
     opt = FIRE(atoms, logfile=None)
     try:
