@@ -68,6 +68,10 @@ def test_each_solid_request_is_claimed_by_its_own_protocol() -> None:
 
 
 def test_a_named_potential_that_does_not_exist_is_refused_by_name() -> None:
+    raw = lattice_constant.parse_request("lattice constant of Cu with the Foo potential")
+    assert raw == {"element": "Cu", "potential": "Foo"}
+    with pytest.raises(ValidationError, match=r"no potential 'Foo' for Cu"):
+        lattice_constant.PROTOCOL.validate(raw)
     with pytest.raises(ValidationError, match=r"no potential 'Foo' for Cu; the catalogue has: .*"):
         resolve_request("cohesive energy of Cu with the Foo potential", PROTOCOLS)
     with pytest.raises(ValidationError, match=r"no potential 'Mishin EAM' for Si"):

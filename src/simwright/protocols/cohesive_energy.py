@@ -116,6 +116,11 @@ class CohesiveReport(Step):
                 "For an EAM potential the isolated atom's energy is zero by construction "
                 f"(no pair term, F(0) = 0); computed here: {self.atom_energy_ev:.2e} eV."
             )
+        if entry is None and p.calculator in ("chgnet", "sevennet"):
+            notes.append(
+                "A universal MLIP is trained on condensed-phase DFT data: its isolated-atom "
+                "energy is an extrapolation, and E_coh inherits that uncertainty."
+            )
         summary = (
             f"{p.element} ({p.engine_name()}): E_coh = {cohesive:.4f} eV/atom "
             f"at a0 = {fit.a0_a:.4f} Å"

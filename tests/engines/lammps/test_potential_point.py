@@ -91,3 +91,9 @@ def test_relaxing_the_ions_lowers_the_energy_of_sheared_diamond_si(tmp_path: Pat
     assert relaxed.energy_ev < fixed.energy_ev
     assert np.abs(relaxed.forces_ev_a).max() < 1e-4
     assert relaxed.stress_gpa[0, 1] < 0.5 * fixed.stress_gpa[0, 1]  # internal relaxation
+
+
+def test_a_funcfl_file_gets_one_pair_coeff_per_type(tmp_path: Path) -> None:
+    point = run(build_bulk(BulkSpec("Cu", "fcc", 3.615, cubic=True)), tmp_path / "u3", "Cu_u3.eam")
+    assert "pair_coeff      1 1 Cu_u3.eam" in (tmp_path / "u3" / "in.lammps").read_text()
+    assert -3.6 < point.energy_ev / 4 < -3.45  # Foiles et al. fitted E_coh = 3.54 eV

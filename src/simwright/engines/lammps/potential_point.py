@@ -84,6 +84,14 @@ def render_atomic_data(structure: Structure, types: tuple[str, ...]) -> tuple[st
     return "\n".join(lines) + "\n", box
 
 
+def pair_coeff_lines(potential: Potential, types: tuple[str, ...]) -> list[str]:
+    """``pair_coeff`` of the potential: ``* * file El...`` (one file maps every type), or,
+    for a single-element *funcfl* file (``pair_style eam``), one line per type."""
+    if potential.pair_style == "eam":
+        return [f"pair_coeff      {i} {i} {potential.file}" for i in range(1, len(types) + 1)]
+    return [f"pair_coeff      * * {potential.file} {' '.join(types)}"]
+
+
 def render_potential_point(
     potential: Potential, types: tuple[str, ...], *, relax_ions: bool, ftol_ev_a: float = 1e-8
 ) -> str:
@@ -97,7 +105,7 @@ def render_potential_point(
         "boundary        p p p",
         f"read_data       {DATA_NAME}",
         f"pair_style      {potential.pair_style}",
-        f"pair_coeff      * * {potential.file} {' '.join(types)}",
+        *pair_coeff_lines(potential, types),
         "neighbor        1.0 bin",
         "neigh_modify    every 1 delay 0 check yes",
         "thermo_style    custom step pe press " + " ".join(PRESSURE_KEYWORDS) + " vol",
