@@ -245,7 +245,8 @@ def test_proposer_tiers_restart_from_the_template_and_are_validated(tmp_path: Pa
 
 
 def test_input_errors_are_repaired_from_the_graph_before_running(tmp_path: Path) -> None:
-    inp, nel = template("Si", overrides={"system": {"ecutrho": 20.0}})
+    # pw.x 6.7 stops on ecutrho <= ecutwfc (set_cutoff); below 4 × ecutwfc it only remarks
+    inp, nel = template("Si", overrides={"system": {"ecutrho": 12.0}})
     m, runs = machine(nel)
     out = m.run(inp, tmp_path)
     assert out.status == "success" and out.repairs[0] == "knowledge_graph_validation"
@@ -254,3 +255,19 @@ def test_input_errors_are_repaired_from_the_graph_before_running(tmp_path: Path)
     refused = machine(nel)[0].run(bad, tmp_path / "bad")
     assert refused.status == "failure" and "nspin=3 is not allowed" in refused.message
     assert not refused.attempts
+
+
+def test_a_proposal_naming_a_folder_is_rejected_before_it_runs(tmp_path: Path) -> None:
+    inp, nel = nscf_input()
+    proposer = ScriptedProposer(
+        [
+            ProposedFix({"control": {"wfcdir": "/tmp/elsewhere"}}, "keep wave functions apart"),
+            ProposedFix({"control": {"calculation": "scf"}}, "run an SCF"),
+        ]
+    )
+    m, runs = machine(nel, proposers=(ProposerTier("small", proposer, 2),))
+    out = m.run(inp, tmp_path)
+    assert out.status == "success" and len(runs) == 2
+    reasons = [t.reason for t in out.transitions]
+    assert any("proposal rejected" in r and "wfcdir names a file or folder" in r for r in reasons)
+    assert all("wfcdir" not in run.input.written_namelists()["control"] for run in runs)

@@ -47,7 +47,11 @@ def handled(fn: F) -> F:
             return fn(*args, **kwargs)
         except SimwrightError as exc:
             if kwargs.get("json_out"):
-                emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
+                data = {"status": "error", "error": str(exc), "error_type": type(exc).__name__}
+                details = getattr(exc, "details", None)
+                if isinstance(details, dict):
+                    data.update(details)
+                emit(data)
             else:
                 from rich.markup import escape
 
@@ -58,11 +62,29 @@ def handled(fn: F) -> F:
 
 
 def settings_for(home: Path | None) -> Settings:
-    """Settings from the environment and config file, with ``--home`` if given."""
-    from simwright.settings import load_settings
+    """Settings from the environment and config file, with ``--home`` if given.
 
-    settings = load_settings()
-    return settings.with_home(home.expanduser().resolve()) if home else settings
+    With ``--home`` the config file read is that home's ``config.toml``.
+    """
+    from simwright.settings import load_settings, settings_at
+
+    return settings_at(home.expanduser().resolve()) if home else load_settings()
+
+
+def store_exists(settings: Settings) -> bool:
+    """False when the store of ``settings`` is a SQLite file that does not exist yet."""
+    from simwright.store.store import sqlite_path
+
+    db = sqlite_path(settings.db_url)
+    return db is None or db.is_file()
+
+
+def open_existing_store(settings: Settings) -> Store:
+    """The provenance store of ``settings`` for a read-only command: never creates a
+    store or a home (``no simwright store at …``, exit 2, when there is none)."""
+    from simwright.store import Store
+
+    return Store.existing(settings.db_url)
 
 
 def open_store(settings: Settings) -> Store:

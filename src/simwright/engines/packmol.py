@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from simwright.engines.base import EngineCall, run_subprocess
+from simwright.engines.confine import Confinement, ConfinementError, relative_name
 from simwright.engines.registry import EngineInfo
 from simwright.errors import EngineError, ValidationError
 from simwright.molecules.library import Molecule
@@ -180,6 +181,10 @@ def render_packmol_input(
     """
     if len(file_names) != len(spec.components):
         raise ValidationError("render_packmol_input needs one file name per component")
+    for name in (*file_names, output_name):
+        why = relative_name(name)
+        if why:
+            raise ConfinementError(f"PACKMOL input: {why}")
     lo, hi = spec.margin, box_a - spec.margin
     lines = [
         "# PACKMOL input written by simwright",
@@ -206,7 +211,7 @@ def render_packmol_input(
 def molecule_xyz(molecule: Molecule) -> str:
     """A plain xyz file of a molecule, as PACKMOL reads it."""
     s = molecule.structure
-    lines = [str(len(s)), molecule.name]
+    lines = [str(len(s)), " ".join(molecule.name.split())]  # one comment line
     lines += [
         f"{sym:<2s} {x:14.8f} {y:14.8f} {z:14.8f}"
         for sym, (x, y, z) in zip(s.symbols, s.positions, strict=True)
@@ -242,8 +247,9 @@ def pack(
     box = box_edge_a(spec)
     _check_fits(spec, box)
     names = component_file_names(spec)
+    rule = Confinement(workdir)
     for (molecule, _), name in zip(spec.components, names, strict=True):
-        (workdir / name).write_text(molecule_xyz(molecule))
+        rule.require(name).write_text(molecule_xyz(molecule))
     input_path = workdir / INPUT_NAME
     input_path.write_text(render_packmol_input(spec, names, box))
     output_path = workdir / OUTPUT_NAME

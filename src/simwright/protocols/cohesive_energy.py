@@ -22,6 +22,7 @@ from typing_extensions import override
 from simwright.builders import BulkSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols import sizing
 from simwright.protocols.lattice_constant import Lattice
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, engine_request
@@ -187,4 +188,6 @@ PROTOCOL = Protocol(
         "cohesive energy of Si with Stillinger-Weber",
     ),
     parse_request=parse_request,
+    check=sizing.check_lattice_constant,
+    estimate=sizing.cohesive_energy_estimate,
 )

@@ -41,6 +41,7 @@ from simwright.contract import (
 )
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols import sizing
 from simwright.protocols.lattice_constant import Lattice
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, engine_request
@@ -329,4 +330,6 @@ PROTOCOL = Protocol(
         "elastic constants of Si with Tersoff",
     ),
     parse_request=parse_request,
+    check=sizing.check_lattice_constant,
+    estimate=sizing.elastic_constants_estimate,
 )

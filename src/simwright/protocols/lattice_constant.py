@@ -21,6 +21,7 @@ from pydantic import ConfigDict, Field, field_validator
 from simwright.builders import BulkSpec
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph
+from simwright.protocols import sizing
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, engine_request
 from simwright.protocols.text import find_elements, has_word
@@ -172,4 +173,6 @@ PROTOCOL = Protocol(
         "lattice constant of Si with CHGNet",
     ),
     parse_request=parse_request,
+    check=sizing.check_lattice_constant,
+    estimate=sizing.lattice_constant_estimate,
 )

@@ -10,13 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Graph, Step
+from simwright.settings import Settings
+
+if TYPE_CHECKING:
+    from simwright.protocols.estimate import Estimate
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -28,6 +32,12 @@ class Protocol:
     ``parse_request`` turns a free-text request into raw parameters, or returns
     None when the request is not for this protocol; it must never guess a value
     silently (raise :class:`~simwright.errors.ParseError` instead).
+
+    What the preflight (:func:`simwright.protocols.preflight.preflight`) needs:
+    ``engines`` the executables the graph runs (``lmp``, ``packmol``, ``pw.x``);
+    ``check(params, settings)`` refuses what only the installation can judge (a
+    calculator name against its registry and allow-list); ``estimate(params,
+    settings)`` sizes the run (steps, atoms, output, core-hours).
     """
 
     name: str
@@ -38,6 +48,9 @@ class Protocol:
     start: Callable[[Any], Step]
     examples: tuple[str, ...]
     parse_request: Callable[[str], dict[str, Any] | None]
+    engines: tuple[str, ...] = ()
+    check: Callable[[Any, Settings], None] | None = None
+    estimate: Callable[[Any, Settings], Estimate] | None = None
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""

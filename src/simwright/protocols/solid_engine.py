@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simwright.engines.ase.calculators import BUILTIN_CALCULATORS, CalculatorSpec
+from simwright.engines.ase.calculators import CalculatorSpec
+from simwright.engines.ase.registry import calculator_names
 from simwright.errors import ParseError, ValidationError
 from simwright.potentials import (
     Potential,
@@ -54,7 +55,11 @@ class SolidEngineParams(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     element: str = Field(description="chemical symbol, e.g. Cu")
-    calculator: str = Field("emt", description="emt, lj, sevennet, chgnet or 'module:Class'")
+    calculator: str = Field(
+        "emt",
+        description="a registered ASE calculator (emt, lj, sevennet, chgnet, plugins) or a "
+        "'module:Class' the installation allows in config.toml",
+    )
     calculator_kwargs: dict[str, Any] = Field(default_factory=dict)
     potential: str | None = Field(
         None,
@@ -152,6 +157,6 @@ def engine_request(text: str) -> dict[str, Any]:
     name = " ".join(_FILLER.sub(" ", phrase).split())
     if not name:
         raise ParseError(f"which potential? the request says only {phrase!r}")
-    if name.lower() in BUILTIN_CALCULATORS:
+    if name.lower() in calculator_names():
         return {"calculator": name.lower()}
     return {"potential": name}
