@@ -52,6 +52,8 @@ def spec(tmp_path: Path, text: str) -> str:
         ("lattice constant of Si with SevenNet", {"calculator": "sevennet"}),
         ("elastic constants of Cu with CHGNet", {"calculator": "chgnet"}),
         ("lattice constant of Cu with 9 points", {}),
+        ("cohesive energy of Cu with a starting guess of 3.7 Å", {}),
+        ("cohesive energy of Cu with the Foo potential", {"potential": "Foo"}),
     ],
 )
 def test_the_engine_named_in_words_is_read(text: str, engine: dict[str, str]) -> None:
@@ -76,8 +78,6 @@ def test_a_named_potential_that_does_not_exist_is_refused_by_name() -> None:
         resolve_request("cohesive energy of Cu with the Foo potential", PROTOCOLS)
     with pytest.raises(ValidationError, match=r"no potential 'Mishin EAM' for Si"):
         resolve_request("elastic constants of Si with the Mishin EAM potential", PROTOCOLS)
-    with pytest.raises(ValidationError, match=r"need stresses.*'emt' gives none"):
-        resolve_request("elastic constants of Cu with EMT", PROTOCOLS)
 
 
 @needs_lammps
@@ -151,3 +151,14 @@ def test_elastic_constants_from_words_relax_the_ions_of_diamond(
     assert v["c11"].value > v["c12"].value > 0 and v["c44"].value > 0
     # the bulk modulus of the stiffness agrees with the equation of state's
     assert v["bulk_modulus"].value == pytest.approx(v["eos_bulk_modulus"].value, rel=0.03)
+
+
+def test_elastic_constants_with_an_ase_calculator_agree_with_its_equation_of_state(
+    store: Store, settings: Settings
+) -> None:
+    resolved = resolve_request("elastic constants of Cu with EMT", PROTOCOLS)
+    result = run(resolved, store, settings)
+    v = result.values
+    assert v["bulk_modulus"].value == pytest.approx(v["eos_bulk_modulus"].value, rel=0.02)
+    assert v["c11"].value > v["c12"].value > 0 and v["c44"].value > 0
+    assert "mechanically stable" in result.summary

@@ -7,7 +7,9 @@ diamond Si needs the internal relaxation for C44), fit σ_i against e_j by least
 squares for the 6×6 stiffness with standard errors, and report C11, C12 and C44
 (means of their cubic-equivalent entries, with uncertainties), the Voigt–Reuss–Hill
 bulk, shear and Young's moduli and Poisson's ratio, and the Born stability criteria.
-Stresses need a LAMMPS potential of the catalogue ("with the Mishin EAM potential").
+Any engine that gives stresses: a LAMMPS potential of the catalogue ("with the Mishin
+EAM potential"; ions relaxed by LAMMPS ``minimize``) or an ASE calculator (EMT, the
+universal MLIPs; ions relaxed by BFGS).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator
 from typing_extensions import override
 
 from simwright.analysis.elastic import (
@@ -88,16 +90,6 @@ class ElasticConstantsParams(SolidEngineParams):
             )
         return value
 
-    @model_validator(mode="after")
-    def _needs_stresses(self) -> ElasticConstantsParams:
-        if self.potential is None:
-            raise ValueError(
-                f"elastic constants need stresses, which simwright computes with a LAMMPS "
-                f"potential of the catalogue; {self.calculator!r} gives none yet "
-                "(name a potential, e.g. 'with the Mishin EAM potential')"
-            )
-        return self
-
     def crystal(self) -> BulkSpec:
         """The conventional cubic cell to relax."""
         return BulkSpec(self.element, self.lattice, self.a_guess_a, cubic=True)
@@ -142,7 +134,7 @@ class StrainStress(Step):
             f = deformation(j, e)
             cells.append(base.with_positions(base.positions @ f.T, base.cell @ f.T))
         out = p.engine().points(ctx, cells, relax_ions=p.ions_relaxed())
-        assert out.stress_gpa is not None  # PotentialEnergies always gives stresses
+        assert out.stress_gpa is not None  # points() gives stresses or refuses
         stress = to_voigt(out.stress_gpa)
         columns = [
             Column("pattern", np.array([j for j, _ in rows]), "1", "Voigt index of the strain"),
@@ -266,7 +258,7 @@ class ElasticReport(Step):
             f"{'mechanically stable' if stable else 'NOT mechanically stable'}"
         )
         strains = ", ".join(f"±{s:g}" for s in p.strains_percent)
-        relax = "ions relaxed at fixed cell (LAMMPS minimize)" if p.ions_relaxed() else "ions fixed"
+        relax = "ions relaxed at fixed cell" if p.ions_relaxed() else "ions fixed"
         return Done(
             report_result(
                 ctx,
@@ -320,7 +312,7 @@ def start(p: ElasticConstantsParams) -> RelaxCrystal:
 
 PROTOCOL = Protocol(
     name="elastic_constants",
-    title="Elastic constants of a cubic crystal by finite strains (LAMMPS potentials)",
+    title="Elastic constants of a cubic crystal by finite strains (any engine with stresses)",
     summary=__doc__ or "",
     graph=GRAPH,
     parameters=ElasticConstantsParams,

@@ -131,6 +131,19 @@ class SolidEngineParams(BaseModel):
         return f"Published values of the potential: {paper.citation}{note}."
 
 
+def names_a_potential(phrase: str) -> bool:
+    """True when a 'with ...' phrase is about a potential: it says "potential" (or
+    "interatomic", "force field"), or one of its words names a catalogued potential
+    (family, cited author, file). "with a starting guess of 3.7 Å" is not."""
+    if _FILLER.search(phrase):
+        return True
+    words = {w.lower().strip(".,;") for w in phrase.split()}
+    known: set[str] = set()
+    for potential in read_catalogue().potentials:
+        known |= potential.words()
+    return bool(words & known) or phrase.strip().lower() in known
+
+
 def engine_phrase(text: str) -> str | None:
     """The words after 'with'/'using' that name an engine ('the Mishin EAM potential')."""
     for match in _WITH.finditer(text):
@@ -143,16 +156,16 @@ def engine_phrase(text: str) -> str | None:
 def engine_request(text: str) -> dict[str, Any]:
     """``{"calculator": ...}`` or ``{"potential": ...}`` from a request; {} when none is named.
 
-    A calculator word anywhere wins ("with CHGNet"); otherwise the phrase after
-    'with' names a potential, passed on as stated so that an unknown one is refused
-    by name when the parameters are validated.
+    A calculator word anywhere wins ("with CHGNet"); otherwise a phrase after 'with'
+    that is about a potential (:func:`names_a_potential`) is passed on as stated, so
+    that an unknown one is refused by name when the parameters are validated.
     """
     low = text.lower()
     for word, name in CALCULATOR_WORDS.items():
         if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
             return {"calculator": name}
     phrase = engine_phrase(text)
-    if phrase is None:
+    if phrase is None or not names_a_potential(phrase):
         return {}
     name = " ".join(_FILLER.sub(" ", phrase).split())
     if not name:

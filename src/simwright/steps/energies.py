@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simwright.contract import Column
-from simwright.engines.ase.calculators import CalculatorSpec, energies
+from simwright.engines.ase.calculators import CalculatorSpec, energies, stress_points
 from simwright.engines.lammps.launcher import lammps_potentials_dir
 from simwright.engines.lammps.potential_point import potential_point
 from simwright.engines.lammps.single_point import single_point
@@ -108,6 +108,20 @@ class AseEnergies(EnergyEngine):
         )
         ctx.engine_call(call)
         return Energies(values)
+
+    def points(
+        self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
+    ) -> Energies:
+        """Energies and stresses in one ASE call (ions relaxed at fixed cell when asked)."""
+        out, call = stress_points(
+            structures,
+            self.calculator,
+            relax_ions=relax_ions,
+            allow=ctx.settings.plugins,
+            progress=lambda i, n: _progress(ctx, i, n),
+        )
+        ctx.engine_call(call)
+        return Energies(out.energy_ev, stress_gpa=out.stress_gpa, structures=out.structures)
 
 
 @dataclass(frozen=True)
