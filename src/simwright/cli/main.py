@@ -285,7 +285,9 @@ def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
     from simwright.protocols.catalog import protocol_catalog
 
-    protos = protocol_catalog(settings_for(home).home / "cache")
+    root = settings_for(home).home
+    # the catalogue is cached only in an existing home: a read-only command creates none
+    protos = protocol_catalog(root / "cache" if root.is_dir() else None)
     if json_out:
         emit(
             {
