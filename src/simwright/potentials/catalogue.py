@@ -13,6 +13,7 @@ provenance the file states on its first line (``DATE``, ``CONTRIBUTOR``,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -144,9 +145,9 @@ def elements_of(text: str, layout: str) -> tuple[str, ...]:
     return _unique(t for t in tokens if _is_element(t))
 
 
-def _unique(items: object) -> tuple[str, ...]:
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
     seen: list[str] = []
-    for item in items:  # type: ignore[attr-defined]
+    for item in items:
         if item not in seen:
             seen.append(item)
     return tuple(seen)

@@ -24,6 +24,7 @@ from typing_extensions import override
 
 from simwright.analysis.elastic import (
     VOIGT_NAMES,
+    Stiffness,
     born_cubic,
     cubic_constants,
     deformation,
@@ -222,8 +223,6 @@ class ElasticReport(Step):
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
-        from simwright.analysis.elastic import Stiffness
-
         p = self.params
         stiffness = Stiffness(np.array(self.c_gpa), np.array(self.stderr_gpa))
         cubic = cubic_constants(stiffness)
