@@ -29,7 +29,7 @@ def _refusal(text: str) -> str:
 @pytest.mark.parametrize(
     ("text", "phrase", "instead"),
     [
-        ("Cu lattice parameter from the Mishin EAM potential", "EAM", "calculator: emt"),
+        ("lattice constant of Cu with the Foo potential", "Foo", "simwright potentials"),
         ("bulk Si single point with the HSE06 hybrid functional", "HSE06", "pbe, lda, pbesol"),
         ("SCF of NiO with PBE+U", "PBE+U", "hubbard_u_ev"),
         ("relax Cu bulk with PBE plus Grimme D3 dispersion", "Grimme D3", "vdw"),
@@ -63,7 +63,6 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
         ("density of states of bcc Fe with PBE", "density of states", "dft_relax"),
         ("shear viscosity of water by Green–Kubo", "shear viscosity", "diffusivity"),
         ("adsorption energy of CO on Pt(111) with PBE", "adsorption energy", "slab"),
-        ("cohesive energy of copper with PBE", "cohesive energy", "isolated atom"),
     ],
 )
 def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(
@@ -261,3 +260,16 @@ def test_a_smearing_width_is_not_taken_for_a_cutoff() -> None:
     r = _resolve("relax MgO with PBE and Marzari-Vanderbilt smearing 0.01 Ry")
     assert r.plan is not None
     assert r.plan.given()["degauss_ry"] == 0.01 and "ecutwfc_ry" not in r.plan.given()
+
+
+def test_a_named_potential_of_the_catalogue_is_honoured() -> None:
+    r = resolve("Cu lattice parameter from the Mishin EAM potential", PROTOCOLS)
+    assert r.protocol.name == "lattice_constant"
+    assert r.params.potential == "Mishin EAM"  # type: ignore[attr-defined]
+
+
+def test_a_property_goes_to_the_protocol_that_computes_it_never_to_another() -> None:
+    r = resolve("elastic constants of Cu with the Mishin EAM potential", PROTOCOLS)
+    assert r.protocol.name == "elastic_constants"
+    with pytest.raises(SimwrightError, match="cohesive energy is computed by"):
+        resolve("cohesive energy of copper with PBE", PROTOCOLS)  # not a dft_scf
