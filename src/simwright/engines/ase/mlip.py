@@ -6,8 +6,9 @@ wheels, so nothing is downloaded at run time. Install with ``pip install
 name wherever simwright takes an ASE calculator: ``calculator: sevennet`` or
 ``calculator: chgnet``, with ``calculator_kwargs: {device: cuda}`` on a GPU.
 
-For electrolyte protocols (Li-ion diffusivity in carbonates, SevenNet-0 with D3)
-these are the path forward: nanosecond runs of ~1000 atoms need a GPU; on CPU they
+The electrolyte protocol (``electrolyte_diffusivity``) uses SevenNet-0 with D3(BJ)
+(``sevennet(d3=True)``, dispersion from the ``dftd3`` package): nanosecond runs of
+~1000 atoms need a GPU (``device="auto"`` takes it when torch sees one); on a CPU they
 serve relaxations and short MD of small cells.
 """
 
