@@ -11,10 +11,10 @@ import yaml
 
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Runner
+from simwright.protocols.diffusivity import PROTOCOL as DIFFUSIVITY
 from simwright.protocols.electrolyte_diffusivity import PROTOCOL, composition
 from simwright.protocols.electrolyte_params import ElectrolyteParams
 from simwright.protocols.electrolyte_words import parse_request
-from simwright.protocols.registry import load_protocols
 from simwright.protocols.requests import resolve_request
 
 needs_mlip = pytest.mark.skipif(
@@ -24,7 +24,9 @@ needs_mlip = pytest.mark.skipif(
 
 
 def _protocols() -> dict:
-    return {**load_protocols(), PROTOCOL.name: PROTOCOL}
+    # the liquids' protocols side by side, imported directly: an unrelated plugin that
+    # fails to load in the environment must not hide this protocol's behaviour
+    return {PROTOCOL.name: PROTOCOL, DIFFUSIVITY.name: DIFFUSIVITY}
 
 
 def test_readme_request_resolves_with_every_choice_honoured() -> None:
@@ -125,3 +127,11 @@ def test_tiny_box_runs_every_stage_with_sevennet_d3(store, settings) -> None:
     calls = store.engine_calls(out.run_id)
     assert any("sevennet" in c.command and "d3=True" in c.command for c in calls)
     assert any(c.engine == "packmol" for c in calls)
+
+
+@needs_mlip
+def test_plan_builds_the_box_packmol_and_the_calculator(settings) -> None:
+    lines = PROTOCOL.build_inputs(PROTOCOL.validate({}), settings).lines
+    assert lines[0].startswith("system: 1 li+, 1 pf6-, 11 dmc")
+    assert lines[1].startswith("engine: PACKMOL")
+    assert "d3=True" in lines[2]

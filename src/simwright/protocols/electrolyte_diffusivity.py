@@ -35,7 +35,7 @@ from simwright.molecules.blend import BlendComposition, electrolyte_in_blend
 from simwright.molecules.library import get_molecule
 from simwright.protocols import electrolyte_report as report
 from simwright.protocols.electrolyte_params import ElectrolyteParams
-from simwright.protocols.electrolyte_sizing import electrolyte_estimate
+from simwright.protocols.electrolyte_sizing import electrolyte_estimate, electrolyte_inputs
 from simwright.protocols.electrolyte_words import parse_request
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult
@@ -439,4 +439,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     engines=("packmol",),
     estimate=electrolyte_estimate,
+    prepare=electrolyte_inputs,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from simwright.protocols.estimate import Estimate
+from simwright.protocols.inputs import BuiltInputs
 from simwright.settings import Settings
 
 CORE_S_PER_ATOM_STEP = 0.04
@@ -51,4 +52,35 @@ def electrolyte_estimate(params: Any, settings: Settings) -> Estimate:
             f"{CORE_S_PER_ATOM_STEP} core-s per atom-step (SevenNet-0 + D3 on a CPU, "
             "measured on a loaded 2-core machine; a GPU is far faster)",
         ),
+    )
+
+
+def electrolyte_inputs(params: Any, settings: Settings) -> BuiltInputs:
+    """The composition and box to pack, PACKMOL, and the calculator (its packages present)."""
+    import importlib.util
+
+    from simwright.engines.packmol import PackSpec, box_edge_a, find_packmol
+    from simwright.errors import ValidationError
+    from simwright.protocols.electrolyte_diffusivity import calculator, composition
+
+    comp = composition(params)
+    spec = PackSpec(comp.components, tolerance_a=2.0, vdw_box_factor=params.box_factor)
+    missing = [
+        m
+        for m in (("sevenn", "dftd3") if params.potential == "sevennet_0_d3" else ("chgnet",))
+        if importlib.util.find_spec(m) is None
+    ]
+    if missing:
+        raise ValidationError(
+            f"{params.potential} needs {', '.join(missing)}: pip install 'simwright[mlip]'"
+        )
+    calc = calculator(params)
+    calc.load(settings.plugins)
+    return BuiltInputs(
+        (
+            f"system: {comp.describe()}, cubic box {box_edge_a(spec):.2f} Å "
+            f"({params.box_factor:g}·V₀^(1/3))",
+            f"engine: PACKMOL {find_packmol()}",
+            f"calculator: {calc.describe()}",
+        )
     )
