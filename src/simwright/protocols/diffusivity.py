@@ -5,7 +5,8 @@ equilibration frame whose density is closest to the mean of the last window →
 NVT production with the linear momentum zeroed → MSD over all time origins and a
 linear fit over 10–67 % of the trajectory → if R² is below the threshold, extend the
 production (a rule, at most ``max_extensions`` times) → report D with its uncertainty,
-the fit plot and the MSD table. Systems: SPC/E water and Lennard-Jones argon.
+the fit plot and the MSD table. Systems: SPC/E, TIP3P and TIP4P/2005 water and
+Lennard-Jones argon.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
+from simwright.protocols.liquid_words import water_model
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import has_word
@@ -39,7 +41,7 @@ from simwright.steps.md import (
     steps_for,
 )
 
-System = Literal["spce_water", "lj_argon"]
+System = Literal["spce_water", "tip3p_water", "tip4p2005_water", "lj_argon"]
 MIN_FRAMES = 250
 """Fewest frames a production segment stores, so that every MSD block can be fitted."""
 
@@ -68,6 +70,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "dump_interval_fs": 100.0,
     },
 }
+# TIP3P and TIP4P/2005 water: the same state, size and lengths as SPC/E
+DEFAULTS["tip3p_water"] = dict(DEFAULTS["spce_water"])
+DEFAULTS["tip4p2005_water"] = dict(DEFAULTS["spce_water"])
 
 
 class DiffusivityParams(BaseModel):
@@ -378,8 +383,9 @@ def parse_request(text: str) -> dict[str, Any] | None:
     low = text.lower()
     if not any(t in low for t in _TRIGGERS):
         return None
-    if has_word(text, "water", "spc/e", "spce", "h2o"):
-        system = "spce_water"
+    water = water_model(text)  # refuses a water model simwright does not have, by name
+    if water is not None:
+        system = water
     elif has_word(text, "argon", "ar", "lennard-jones", "lj"):
         system = "lj_argon"
     else:
@@ -418,6 +424,7 @@ PROTOCOL = Protocol(
     start=lambda params: Pack(params),
     examples=(
         "self-diffusion coefficient of SPC/E water at 298 K",
+        "self-diffusion of TIP4P/2005 water at 298 K",
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
