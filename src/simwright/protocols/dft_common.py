@@ -61,10 +61,12 @@ def run_with_recovery(
 ) -> RecoveryOutcome:
     """Run ``template`` through the recovery machine, recording attempts and transitions."""
     dirs = pseudo_dirs(ctx, params)
-    launcher = PwLauncher.from_settings(ctx.settings)
+    timeout_s = ctx.settings.limits.engine_timeout_s
+    launcher = PwLauncher.from_settings(ctx.settings, timeout_s=timeout_s)
 
     def runner(inp: PwInput, where: Path) -> PwRun:
-        return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs)
+        ctx.progress(None, f"pw.x {inp.calculation} in {where.name}")
+        return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs, progress=ctx.progress)
 
     def on_transition(t: Transition) -> None:
         ctx.event(

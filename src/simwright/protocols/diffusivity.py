@@ -27,6 +27,7 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
+from simwright.protocols import sizing
 from simwright.protocols.liquid_words import water_model
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
@@ -428,4 +429,6 @@ PROTOCOL = Protocol(
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
+    engines=("packmol", "lmp"),
+    estimate=sizing.diffusivity_estimate,
 )
