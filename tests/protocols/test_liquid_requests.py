@@ -81,3 +81,13 @@ def test_yaml_spec(protocols, tmp_path: Path) -> None:
     params = resolved.params
     assert resolved.protocol.name == "viscosity"
     assert (params.production_ps, params.temperature_k) == (200.0, 298.15)  # type: ignore[attr-defined]
+
+
+def test_every_liquid_protocol_has_a_preflight_estimate(protocols, settings) -> None:
+    nacl = protocols["ionic_conductivity"]
+    est = nacl.estimate(nacl.validate({"system": "nacl_melt"}), settings)
+    assert est.atoms == 216 and est.md_steps == 200 + 5_000 + 50_000  # min + 10 + 100 ps
+    for name in LIQUID_PROTOCOLS[:3]:
+        proto = protocols[name]
+        est = proto.estimate(proto.validate({"system": "tip4p2005_water"}), settings)
+        assert est.atoms == 648 and est.core_hours > 0 and est.basis

@@ -28,6 +28,7 @@ from simwright.protocols.liquid_run import (
     equilibrate_liquid,
     prepare_liquid,
 )
+from simwright.protocols.liquid_sizing import liquid_estimate
 from simwright.protocols.liquid_words import parse_liquid_request
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
@@ -243,4 +244,5 @@ PROTOCOL = Protocol(
         "density of molten NaCl at 1200 K",
     ),
     parse_request=parse_request,
+    estimate=liquid_estimate,
 )

@@ -38,6 +38,7 @@ from simwright.protocols.liquid_run import (
     prepare_liquid,
     production_spec,
 )
+from simwright.protocols.liquid_sizing import liquid_estimate
 from simwright.protocols.liquid_words import parse_liquid_request
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
@@ -260,4 +261,5 @@ PROTOCOL = Protocol(
     start=lambda params: Prepare(params),
     examples=("ionic conductivity of molten NaCl at 1200 K",),
     parse_request=parse_request,
+    estimate=liquid_estimate,
 )

@@ -33,6 +33,7 @@ from simwright.protocols.liquid_run import (
     prepare_liquid,
     production_spec,
 )
+from simwright.protocols.liquid_sizing import liquid_estimate
 from simwright.protocols.liquid_words import parse_liquid_request
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
@@ -301,4 +302,5 @@ PROTOCOL = Protocol(
         "shear viscosity of liquid argon",
     ),
     parse_request=parse_request,
+    estimate=liquid_estimate,
 )
