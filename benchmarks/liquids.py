@@ -98,7 +98,9 @@ CASES: dict[str, Case] = {
 LENGTHS = ("equilibration_ps", "production_ps")
 
 
-def run_case(name: str, scale: float, seed: int, home: Path) -> dict[str, Any]:
+def run_case(
+    name: str, scale: float, seed: int, home: Path, threads: int = 0, ranks: int = 1
+) -> dict[str, Any]:
     """Run one case through its protocol; a JSON-ready row."""
     protocol, raw, key, reference, target = CASES[name]
     defaults = protocol.validate(raw)
@@ -106,7 +108,8 @@ def run_case(name: str, scale: float, seed: int, home: Path) -> dict[str, Any]:
     params = protocol.validate({**raw, **lengths, "seed": seed})
     store = Store.at(home / "simwright.db")
     start = time.perf_counter()
-    out = Runner(store, Settings(home=home)).start(
+    settings = Settings(home=home, threads=threads, mpi_ranks=ranks)
+    out = Runner(store, settings).start(
         protocol.graph, protocol.first_step(params), protocol=protocol.name, params=params
     )
     wall = time.perf_counter() - start
@@ -119,6 +122,8 @@ def run_case(name: str, scale: float, seed: int, home: Path) -> dict[str, Any]:
         "n_molecules": params.n_molecules,  # type: ignore[attr-defined]
         **{k: getattr(params, k) for k in LENGTHS},
         "wall_s": round(wall, 1),
+        "cores": settings.cores(),
+        "mpi_ranks": ranks,
         "values": values,
     }
     if reference is not None:
@@ -136,13 +141,17 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> N
     parser.add_argument("cases", nargs="*", help=f"cases to run (default all): {', '.join(CASES)}")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every run length")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--threads", type=int, default=0, help="cores for LAMMPS (0: all)")
+    parser.add_argument("--ranks", type=int, default=1, help="MPI ranks for LAMMPS")
     args = parser.parse_args(argv)
     unknown = [c for c in args.cases if c not in CASES]
     if unknown:
         parser.error(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
     with tempfile.TemporaryDirectory(prefix="simwright-liquids-") as tmp:
         for name in args.cases or list(CASES):
-            out(json.dumps(run_case(name, args.scale, args.seed, Path(tmp) / name)))
+            home = Path(tmp) / name
+            row = run_case(name, args.scale, args.seed, home, args.threads, args.ranks)
+            out(json.dumps(row))
 
 
 if __name__ == "__main__":
