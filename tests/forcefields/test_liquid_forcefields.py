@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from ase.build import bulk
 
-from simwright.engines.lammps.segment import LammpsLauncher, find_lmp, run_segment
+from simwright.engines.lammps.segment import LammpsLauncher, check_template, find_lmp, run_segment
 from simwright.engines.lammps.templates import DataStart, MDSpec, render_input
 from simwright.errors import ValidationError
 from simwright.forcefields import (
@@ -129,3 +129,16 @@ def test_tip3p_and_tip4p2005_run_rigid_with_shake(launcher: LammpsLauncher, tmp_
         for o in range(0, len(final), 3):
             assert atoms.get_distance(o, o + 1, mic=True) == pytest.approx(0.9572, abs=1e-3)
             assert atoms.get_angle(o + 1, o, o + 2, mic=True) == pytest.approx(104.52, abs=0.1)
+
+
+@pytest.mark.parametrize("name", ["tip3p", "tip4p2005", "nacl_tosi_fumi"])
+def test_rendered_inputs_pass_the_safety_policy(name: str, tmp_path: Path) -> None:
+    ff = get_forcefield(name)
+    specs = (
+        MDSpec("minimize", 50),
+        MDSpec("npt", 10, temperature_k=300.0, pressure_bar=1.0, dump_every=5),
+        MDSpec("nvt", 10, temperature_k=300.0, pressure_tensor_every=2, heat_flux_every=2),
+    )
+    for spec in specs:
+        check_template(render_input(spec, ff, DataStart()), tmp_path)  # raises if refused
+    assert (tmp_path / "in.lammps").read_text().count(ff.pair_style.kind) == 1
