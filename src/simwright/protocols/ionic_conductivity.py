@@ -56,7 +56,10 @@ class IonicConductivityParams(LiquidRunParams):
     SYSTEMS_ALLOWED: ClassVar[tuple[str, ...]] = tuple(IONS)
 
     frame_interval_fs: float = Field(20.0, gt=0)
-    max_lag_fraction: float = Field(0.5, gt=0, le=1)
+    max_lag_fraction: float = Field(0.1, gt=0, le=1)
+    """Longest lag of the charge MSD as a fraction of the run: the charge current
+    decorrelates within a picosecond, while lags near the run's length have few
+    independent origins, so the fit uses 20–80 % of the first tenth of the lags."""
     fit_start_fraction: float = Field(0.2, ge=0, lt=1)
     fit_end_fraction: float = Field(0.8, gt=0, le=1)
 
