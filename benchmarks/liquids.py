@@ -116,7 +116,10 @@ def run_case(
     store.close()
     if out.status != "completed":
         return {"case": name, "status": out.status, "error": out.error, "wall_s": round(wall)}
-    values = {k: (round(q.value, 4), q.unit) for k, q in out.result.values.items()}
+    values = {
+        k: (round(q.value, 4), None if q.uncertainty is None else round(q.uncertainty, 4), q.unit)
+        for k, q in out.result.values.items()
+    }
     row: dict[str, Any] = {
         "case": name,
         "n_molecules": params.n_molecules,  # type: ignore[attr-defined]
