@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from simwright.dft.structures import PROTOTYPES, TWO_D, StructureSpec
 from simwright.errors import ParseError
-from simwright.protocols.text import find_elements, has_word
+from simwright.text import find_elements, has_word
 
 Calculation = Literal["scf", "relax", "vc-relax"]
 NamelistValue = bool | int | float | str

@@ -23,11 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from simwright.engines.base import EngineCall, run_subprocess
+from simwright.engines.base import run_subprocess
 from simwright.engines.registry import EngineInfo
 from simwright.errors import EngineError, ValidationError
 from simwright.molecules.library import Molecule
 from simwright.molecules.vdw import vdw_volume_a3
+from simwright.store.records import EngineCall
 from simwright.structure import Structure
 from simwright.units import A3_CM3, AMU_G
 

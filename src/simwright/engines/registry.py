@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 
-from simwright.errors import SimwrightError
+from simwright.plugins import load_plugins
 
 ENGINE_GROUP = "simwright.engines"
 
@@ -27,13 +26,5 @@ class EngineInfo:
 
 def load_engines() -> dict[str, EngineInfo]:
     """All registered engines by name (a broken plugin is reported by name)."""
-    out: dict[str, EngineInfo] = {}
-    for ep in entry_points(group=ENGINE_GROUP):
-        try:
-            info = ep.load()
-        except Exception as exc:
-            raise SimwrightError(f"engine plugin {ep.name!r} failed to load: {exc}") from exc
-        if not isinstance(info, EngineInfo):
-            raise SimwrightError(f"engine plugin {ep.name!r} is not an EngineInfo")
-        out[info.name] = info
-    return dict(sorted(out.items()))
+    found = load_plugins(ENGINE_GROUP, EngineInfo, what="engine")
+    return dict(sorted((info.name, info) for info in found.values()))

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simwright.engines.base import EngineCall
 from simwright.errors import GraphError, NeedsReview, StoreError
 from simwright.graph import codec
 from simwright.graph.decision import Choice, Decider, DecisionRequest
@@ -21,7 +20,7 @@ from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Step
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
-from simwright.store.records import ArtifactRecord, DecisionRecord, EventRecord
+from simwright.store.records import ArtifactRecord, DecisionRecord, EngineCall, EventRecord
 from simwright.store.store import sha256_file
 from simwright.structure import SanitySummary, Structure
 

@@ -98,7 +98,11 @@ MODULE_RENAMES: Final[dict[str, str]] = {
     "simwright.knowledge.lexical": "simwright.knowledge.planner.lexical",
     "simwright.campaign.context": "simwright.campaign.wiring",
     "simwright.campaign.registry": "simwright.campaign.segment_engines",
+    "simwright.protocols.text": "simwright.text",
 }
 
 #: Old ``module:qualname`` -> new ``module:qualname`` (a class moved alone or was renamed).
-CLASS_RENAMES: Final[dict[str, str]] = {}
+CLASS_RENAMES: Final[dict[str, str]] = {
+    # 0.2: shared pieces moved down a layer (graph and store no longer import engines).
+    "simwright.engines.base:EngineCall": "simwright.store.records:EngineCall",
+}

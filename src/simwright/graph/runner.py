@@ -9,21 +9,18 @@ recorded successor is executed next, and completed steps never run again.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import secrets
 import time
 import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from simwright import __version__
-from simwright.engines.base import EngineCall, kill_orphaned_engine
 from simwright.errors import EngineError, GraphError, NeedsReview, SimwrightError, StoreError
 from simwright.graph import codec
 from simwright.graph.context import RunContext
@@ -31,9 +28,11 @@ from simwright.graph.decision import Decider
 from simwright.graph.graph import Graph
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Done, Step
+from simwright.locks import exclusive_lock
+from simwright.processes import kill_orphaned_engine
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
-from simwright.store.records import EventRecord, StepOutcome
+from simwright.store.records import EngineCall, EventRecord, StepOutcome
 from simwright.store.store import Store, sha256_file
 
 
@@ -299,20 +298,9 @@ def _check_artifacts(run_dir: Path, step: Step) -> None:
             raise StoreError(f"cannot resume: recorded artifact {ref.path} was modified")
 
 
-@contextmanager
-def _locked(run_dir: Path) -> Iterator[None]:
+def _locked(run_dir: Path) -> AbstractContextManager[None]:
     """Hold an exclusive lock on the run so two processes never advance it at once."""
-    lock_path = run_dir / ".lock"
-    with lock_path.open("a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise StoreError(f"run {run_dir.name} is being executed by another process") from exc
-        fh.seek(0)
-        fh.truncate()
-        fh.write(str(os.getpid()))
-        fh.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    return exclusive_lock(
+        run_dir / ".lock",
+        busy=lambda: StoreError(f"run {run_dir.name} is being executed by another process"),
+    )

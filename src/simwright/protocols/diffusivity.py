@@ -37,8 +37,8 @@ from simwright.protocols.md_common import (
     steps_for,
 )
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import has_word
 from simwright.results import ArtifactRef, ProtocolResult
+from simwright.text import has_word
 
 System = Literal["spce_water", "lj_argon"]
 MIN_FRAMES = 250

@@ -32,9 +32,9 @@ from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import find_elements, has_word
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.structure import is_element
+from simwright.text import find_elements, has_word
 
 Lattice = Literal["fcc", "bcc", "sc", "diamond"]
 

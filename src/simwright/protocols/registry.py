@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
-from simwright.errors import SimwrightError, ValidationError
+from simwright.errors import ValidationError
 from simwright.graph import Graph, Step
+from simwright.plugins import load_plugins
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -57,16 +57,8 @@ class Protocol:
 
 def load_protocols() -> dict[str, Protocol]:
     """All registered protocols by name (a broken plugin is reported by name)."""
-    out: dict[str, Protocol] = {}
-    for ep in entry_points(group=PROTOCOL_GROUP):
-        try:
-            proto = ep.load()
-        except Exception as exc:
-            raise SimwrightError(f"protocol plugin {ep.name!r} failed to load: {exc}") from exc
-        if not isinstance(proto, Protocol):
-            raise SimwrightError(f"protocol plugin {ep.name!r} is not a Protocol")
-        out[proto.name] = proto
-    return dict(sorted(out.items()))
+    found = load_plugins(PROTOCOL_GROUP, Protocol, what="protocol")
+    return dict(sorted((proto.name, proto) for proto in found.values()))
 
 
 def get_protocol(name: str, protocols: Mapping[str, Protocol] | None = None) -> Protocol:

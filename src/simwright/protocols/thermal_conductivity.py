@@ -39,9 +39,9 @@ from simwright.protocols.md_common import (
 )
 from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import has_word
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
+from simwright.text import has_word
 
 ARGON_KAPPA = Reference(
     "thermal_conductivity",

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from simwright.engines.base import EngineCall, run_subprocess
+from simwright.engines.base import run_subprocess
 from simwright.errors import EngineError
+from simwright.store.records import EngineCall
 
 SAFETY_RULES = frozenset(
     {

@@ -22,8 +22,8 @@ from pydantic import ValidationError as PydanticValidationError
 
 from simwright.agents.execution.adapters import Check, JobResult, confined
 from simwright.agents.review.reports import single_atoms
-from simwright.engines.base import EngineCall
 from simwright.errors import SimwrightError
+from simwright.store.records import EngineCall
 
 _STRICT = ConfigDict(frozen=True, extra="forbid")
 

@@ -28,7 +28,7 @@ from simwright.agents.review.critics import Committee, Review
 from simwright.agents.review.fabrication import check_outputs
 from simwright.agents.setup import prompts
 from simwright.agents.setup.bundle import AgentContext
-from simwright.engines.base import EngineCall
+from simwright.store.records import EngineCall
 
 ScriptName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,63}$")]
 ScriptText = Annotated[str, Field(min_length=1, max_length=100_000)]

@@ -18,14 +18,13 @@ from typing import Any
 
 from simwright import __version__
 from simwright.agents.usage.ledger import UsageEntry
-from simwright.engines.base import EngineCall
 from simwright.graph import codec
 from simwright.graph.runner import new_run_id
 from simwright.settings import Settings
 from simwright.store import RunRow, Store, sha256_file
 from simwright.store.models import utcnow
 from simwright.store.models_agents import AgentReviewRow, AgentSubtaskRow, AgentUsageRow
-from simwright.store.records import ArtifactRecord, EventRecord, StepOutcome
+from simwright.store.records import ArtifactRecord, EngineCall, EventRecord, StepOutcome
 
 AGENT_PROTOCOL = "agent"
 MAX_ARTIFACTS = 200

@@ -2,7 +2,7 @@
 
 A :class:`CalculatorSpec` names a calculator; the functions here take a
 :class:`~simwright.structure.Structure` and return typed results together with an
-:class:`~simwright.engines.base.EngineCall` record of the call.
+:class:`~simwright.store.records.EngineCall` record of the call.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from simwright.engines.base import EngineCall
 from simwright.engines.registry import EngineInfo
 from simwright.errors import EngineError, ValidationError
+from simwright.store.records import EngineCall
 from simwright.structure import Structure
 
 BUILTIN_CALCULATORS: dict[str, str] = {

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from simwright.engines.base import EngineCall, run_subprocess, tail
+from simwright.engines.base import run_subprocess
 from simwright.engines.espresso.launcher import PwLauncher, pw_version
 from simwright.engines.espresso.parse import (
     PwOutput,
@@ -33,6 +33,7 @@ from simwright.engines.espresso.template import (
     render,
 )
 from simwright.engines.registry import EngineInfo
+from simwright.store.records import EngineCall, tail
 from simwright.structure import Structure
 
 ENGINE_NAME = "espresso"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Final
 
 from simwright.contract import Table, write_table
-from simwright.engines.base import EngineCall, run_subprocess, tail
+from simwright.engines.base import run_subprocess
 from simwright.engines.lammps.data import read_data_structure
 from simwright.engines.lammps.log import parse_log, steps_done
 from simwright.engines.lammps.templates import (
@@ -35,6 +35,7 @@ from simwright.engines.lammps.templates import (
     RESTART_NAME,
 )
 from simwright.errors import EngineError, ParseError, ValidationError
+from simwright.store.records import EngineCall, tail
 from simwright.structure import Structure
 
 ENGINE_NAME: Final = "lammps"
