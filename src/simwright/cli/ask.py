@@ -46,8 +46,8 @@ def ask(
     settings = settings_for(home)
     if importlib.util.find_spec("pydantic_ai") is None:
         raise AgentConfigError("the agents need pydantic-ai: pip install 'simwright[agents]'")
+    from simwright.agents.assemble import build_orchestrator
     from simwright.agents.orchestration.clarify import NoClarifier, PromptClarifier
-    from simwright.agents.setup.assemble import build_orchestrator
     from simwright.agents.setup.config import load_agent_settings
 
     agent = load_agent_settings(os.environ, settings.home)

@@ -140,7 +140,7 @@ def _plan_by_protocol_parser(
     request: str, protocols: Mapping[str, Protocol], json_out: bool
 ) -> None:
     """No module fits: the plan of the one protocol whose own parser claims the request."""
-    from simwright.protocols.requests import claim
+    from simwright.knowledge.requests import claim
 
     proto, raw = claim(request, protocols)
     params = proto.validate(raw).model_dump(mode="json")

@@ -54,8 +54,8 @@ def run(
 ) -> None:
     """Run a protocol from a request in words or a YAML spec file."""
     from simwright.graph import Runner
+    from simwright.knowledge.requests import resolve_request
     from simwright.protocols import load_protocols
-    from simwright.protocols.requests import resolve_request
 
     settings = settings_for(home)
     resolved = resolve_request(request, load_protocols())

@@ -1,7 +1,7 @@
 """A deterministic protocol as one tool: a whole typed graph run by the :class:`Runner`.
 
 A ``protocol`` subtask names a registered protocol and its parameters (validated by
-the protocol) or only words, which :func:`~simwright.protocols.requests.resolve_request`
+the protocol) or only words, which :func:`~simwright.knowledge.requests.resolve_request`
 turns into a protocol and parameters without any model. The graph runs as its own
 run (linked to the agent run as the subtask's ``child_run_id``); no script is
 written and no model is asked unless the graph reaches a decision point and a
@@ -55,7 +55,7 @@ class ProtocolTool:
     def resolve(self, spec: SubtaskSpec) -> tuple[Protocol, BaseModel]:
         """The protocol and validated parameters of ``spec`` (raises a SimwrightError)."""
         from simwright.errors import ValidationError
-        from simwright.protocols.requests import resolve_request
+        from simwright.knowledge.requests import resolve_request
 
         if spec.protocol is not None and spec.parameters:
             if spec.protocol not in self.protocols:

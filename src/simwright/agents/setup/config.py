@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.agents.errors import AgentConfigError
+from simwright.agents.usage.caps import Caps, Price
 
 Role = Literal["orchestrator", "executor", "annotator", "selector", "critic", "summarizer"]
 ROLES: tuple[Role, ...] = (
@@ -86,25 +87,6 @@ class RoleConfig(BaseModel):
     def label(self) -> str:
         """``a -> b`` naming the tiers."""
         return " -> ".join(t.name for t in self.tiers)
-
-
-class Caps(BaseModel):
-    """Hard caps of one run, checked before each model request (None: no cap)."""
-
-    model_config = _FROZEN
-
-    max_requests: int | None = Field(default=200, ge=1)
-    max_tokens: int | None = Field(default=2_000_000, ge=1)
-    max_cost_usd: float | None = Field(default=None, ge=0)
-
-
-class Price(BaseModel):
-    """The price of a model in US dollars per million input and output tokens."""
-
-    model_config = _FROZEN
-
-    input_per_mtok: float = Field(ge=0)
-    output_per_mtok: float = Field(ge=0)
 
 
 class AgentSettings(BaseModel):
