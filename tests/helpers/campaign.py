@@ -22,11 +22,15 @@ from simwright.campaign import (
 from simwright.campaign.gcmc import GcmcSegmentEngine
 from simwright.campaign.review import Reviewer
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
-from simwright.engines.lammps.segment import lammps_available
+from simwright.engines.lammps.segment import ENGINE as LAMMPS
 from simwright.errors import EngineError
+from simwright.settings import Settings
 from simwright.store import Store
 
-needs_lmp = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is not installed")
+needs_lmp = pytest.mark.skipif(
+    not LAMMPS.status(Settings(home=Path.home())).available,
+    reason="LAMMPS (lmp) is not installed",
+)
 
 
 def merged(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,14 @@ from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
 from simwright.agents.orchestration.orchestrator import Orchestrator
 from simwright.agents.setup.bundle import ModelFactory
 from simwright.agents.setup.config import AgentSettings, ModelRef
+from simwright.agents.setup.providers import build_model
+from simwright.engines.lammps.launcher import find_lmp
+from simwright.engines.packmol import find_packmol
+from simwright.errors import EngineError
+from simwright.knowledge.docs.library import DocLibrary
+from simwright.knowledge.memory.episodic import MemoryStore
+from simwright.knowledge.modules import load_modules
+from simwright.protocols import load_protocols
 from simwright.settings import Settings
 from simwright.store import Store
 
@@ -29,9 +37,6 @@ if TYPE_CHECKING:
 
 def default_adapters(agent: AgentSettings, settings: Settings) -> dict[str, EngineAdapter]:
     """An adapter per engine; LAMMPS, PACKMOL and pw.x only when installed."""
-    from simwright.engines.lammps.launcher import find_lmp
-    from simwright.engines.packmol import find_packmol
-    from simwright.errors import EngineError
 
     adapters: dict[str, EngineAdapter] = {"ase": AseAdapter(), "analysis": AnalysisAdapter()}
     threads = settings.threads or 1
@@ -61,11 +66,6 @@ def build_orchestrator(
 ) -> Orchestrator:
     """The production orchestrator: registered protocols, shipped modules, installed
     engines, installed documentation, the home's episodic memory."""
-    from simwright.agents.setup.providers import build_model
-    from simwright.knowledge.docs.library import DocLibrary
-    from simwright.knowledge.memory.episodic import MemoryStore
-    from simwright.knowledge.modules import load_modules
-    from simwright.protocols import load_protocols
 
     def production(ref: ModelRef) -> Model:
         return build_model(ref, agent)

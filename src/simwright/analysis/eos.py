@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from ase.eos import EquationOfState
 
 from simwright.contract import Column, Table
 from simwright.errors import ValidationError
@@ -30,7 +31,6 @@ def fit_eos(volumes_a3: np.ndarray, energies_ev: np.ndarray, eos: str) -> EOSFit
     Refuses a failed fit and a minimum outside the scanned volumes, which would be an
     extrapolation.
     """
-    from ase.eos import EquationOfState
 
     try:
         v0, e0, b = EquationOfState(volumes_a3, energies_ev, eos=eos).fit()

@@ -11,7 +11,9 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from simwright.campaign.engine import SegmentEngine
+from simwright.campaign.gcmc import GcmcSegmentEngine, gcmc_launcher
 from simwright.campaign.status import CampaignError
+from simwright.campaign.synthetic import SyntheticEngine
 from simwright.plugins import load_plugin, plugin_names
 from simwright.settings import Settings
 
@@ -23,14 +25,12 @@ EngineFactory = Callable[[Settings], SegmentEngine]
 
 def lammps_gcmc_engine(settings: Settings) -> SegmentEngine:
     """The ``lammps_gcmc`` engine (LAMMPS found through ``settings``, one rank, one thread)."""
-    from simwright.campaign.gcmc import GcmcSegmentEngine, gcmc_launcher
 
     return GcmcSegmentEngine(lambda: gcmc_launcher(settings))
 
 
 def synthetic_engine(settings: Settings) -> SegmentEngine:
     """The ``synthetic`` engine (needs nothing from ``settings``)."""
-    from simwright.campaign.synthetic import SyntheticEngine
 
     return SyntheticEngine()
 

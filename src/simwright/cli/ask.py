@@ -41,11 +41,13 @@ def ask(
     home: HomeOpt = None,
 ) -> None:
     """Answer a request with the agents (needs a model: see SIMWRIGHT_MODEL)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.errors import AgentConfigError
 
     settings = settings_for(home)
     if importlib.util.find_spec("pydantic_ai") is None:
         raise AgentConfigError("the agents need pydantic-ai: pip install 'simwright[agents]'")
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.assemble import build_orchestrator
     from simwright.agents.orchestration.clarify import NoClarifier, PromptClarifier
     from simwright.agents.setup.config import load_agent_settings
@@ -65,6 +67,7 @@ def ask(
 
 
 def _print(store: Store, outcome: AgentOutcome, json_out: bool) -> None:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.usage.view import usage_json, usage_lines_from_json
 
     usage = usage_json(store, outcome.run_id)

@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+
+from simwright.errors import SimwrightError
+from simwright.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from simwright.settings import Settings
     from simwright.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,16 +44,12 @@ def handled(fn: F) -> F:
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from simwright.errors import SimwrightError
-
         try:
             return fn(*args, **kwargs)
         except SimwrightError as exc:
             if kwargs.get("json_out"):
                 emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
             else:
-                from rich.markup import escape
-
                 err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
             raise typer.Exit(2) from exc
 
@@ -59,7 +58,6 @@ def handled(fn: F) -> F:
 
 def settings_for(home: Path | None) -> Settings:
     """Settings from the environment and config file, with ``--home`` if given."""
-    from simwright.settings import load_settings
 
     settings = load_settings()
     return settings.with_home(home.expanduser().resolve()) if home else settings
@@ -67,6 +65,7 @@ def settings_for(home: Path | None) -> Settings:
 
 def open_store(settings: Settings) -> Store:
     """The provenance store of ``settings``, creating the SQLite file's folder if needed."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.store import Store
 
     if settings.db_url.startswith("sqlite:///"):

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import yaml
 from rich.console import Console
 from rich.markup import escape
 
-from simwright.errors import SimwrightError
+from simwright.errors import ParseError, SimwrightError
+from simwright.settings import load_settings
 
 dft_app = typer.Typer(
     help="DFT with Quantum ESPRESSO: pw.x parameters and recommendations.", no_args_is_help=True
@@ -51,6 +53,7 @@ def params_search(
     json_out: JsonOpt = False,
 ) -> None:
     """Find pw.x variables and cards by name or description."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.knowledge_graph import load_knowledge_graph
 
     hits = load_knowledge_graph().search(query, limit=limit)
@@ -70,6 +73,7 @@ def params_show(
     json_out: JsonOpt = False,
 ) -> None:
     """Show one variable: type, default, allowed values, what it needs and what activates it."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.knowledge_graph import load_knowledge_graph
 
     try:
@@ -89,11 +93,11 @@ def recommend_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Recommend a structure and a complete pw.x input for a request (nothing is run)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.recommender import recommend
     from simwright.dft.request import request_from_text
     from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
     from simwright.engines.espresso.template import render
-    from simwright.settings import load_settings
 
     try:
         settings = load_settings()
@@ -114,10 +118,9 @@ def validate_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Check pw.x namelists against the knowledge graph (exit 1 when there are errors)."""
-    import yaml
 
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.validation import errors, validate_input
-    from simwright.errors import ParseError
 
     try:
         data = yaml.safe_load(path.read_text())

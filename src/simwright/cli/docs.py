@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
+from rich.table import Table
 
 from simwright.cli.common import HomeOpt, JsonOpt, emit, err, handled, out, settings_for
 
@@ -30,7 +31,6 @@ docs_app = typer.Typer(
 
 def hits_table(hits: list[Hit], title: str) -> Any:
     """A Rich table of search hits."""
-    from rich.table import Table
 
     table = Table(title=title, title_justify="left")
     for col in ("#", "page", "title", "score", "passage"):
@@ -56,6 +56,7 @@ def install(
     home: HomeOpt = None,
 ) -> None:
     """Install an engine's documentation on this machine and index it."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.docs.library import DocLibrary
 
     library = DocLibrary(settings_for(home).home / "docs")
@@ -90,6 +91,7 @@ def search(
     home: HomeOpt = None,
 ) -> None:
     """Find the documentation pages that answer a question."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.docs.library import DocLibrary
     from simwright.knowledge.docs.retrieval import MODES, RetrievalError
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from rich.console import Console
 
 from simwright.cli.common import JsonOpt, emit, handled
 
@@ -39,12 +40,11 @@ DirsOpt = Annotated[
 
 
 def _print(text: str) -> None:
-    from rich.console import Console
-
     Console(soft_wrap=True).print(text, markup=False, highlight=False)
 
 
 def _modules(dirs: Sequence[Path] | None) -> list[KnowledgeModule]:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.modules import load_modules
 
     return load_modules(dirs or ())
@@ -84,6 +84,7 @@ def show_module(
     knowledge_dir: DirsOpt = None,
 ) -> None:
     """Show a module: its parameters and its guidance (or one section of it)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.modules import get_module
 
     module = get_module(module_id, _modules(knowledge_dir))
@@ -117,6 +118,7 @@ def search_modules(
     knowledge_dir: DirsOpt = None,
 ) -> None:
     """Rank the modules for a query (BM25 over title, keywords and body)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.planner.lexical import BM25, tokens
 
     modules = _modules(knowledge_dir)
@@ -140,6 +142,7 @@ def _plan_by_protocol_parser(
     request: str, protocols: Mapping[str, Protocol], json_out: bool
 ) -> None:
     """No module fits: the plan of the one protocol whose own parser claims the request."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.requests import claim
 
     proto, raw = claim(request, protocols)
@@ -170,6 +173,7 @@ def plan(
 ) -> None:
     """Show how a request is understood: protocol, module and parameters (given or
     assumed), without running anything."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.planner.plan import plan as make_plan
     from simwright.knowledge.planner.selection import NotUnderstood
     from simwright.protocols import load_protocols

@@ -7,6 +7,7 @@ compute, 3 the run waits for review, 130 interrupted.
 from __future__ import annotations
 
 import dataclasses
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -27,9 +28,11 @@ from simwright.cli.common import (
 )
 from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
+from simwright.cli.engines import engines as engines_command
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
+from simwright.errors import ContractError
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
@@ -53,12 +56,15 @@ def run(
     home: HomeOpt = None,
 ) -> None:
     """Run a protocol from a request in words or a YAML spec file."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.engines.registry import require_engines
     from simwright.graph import Runner
     from simwright.knowledge.requests import resolve_request
     from simwright.protocols import load_protocols
 
     settings = settings_for(home)
     resolved = resolve_request(request, load_protocols())
+    require_engines(resolved.protocol.engines, settings)
     store = open_store(settings)
     runner = Runner(store, settings, observer=_observer())
     _terminate_gracefully()
@@ -84,6 +90,7 @@ def resume(
     home: HomeOpt = None,
 ) -> None:
     """Continue an interrupted, failed or waiting run from its last completed step."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.graph import FixedChoice, Runner
     from simwright.protocols.registry import get_protocol
 
@@ -100,7 +107,6 @@ def resume(
 def _terminate_gracefully() -> None:
     """Treat SIGTERM like Ctrl-C: the running engine is stopped and the run is marked
     interrupted, so ``simwright resume`` continues it."""
-    import signal
 
     def handler(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -109,12 +115,14 @@ def _terminate_gracefully() -> None:
 
 
 def _observer() -> Any:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.progress import RichObserver
 
     return RichObserver(err)
 
 
 def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import outcome_json, print_outcome
 
     data = outcome_json(store, outcome)
@@ -133,6 +141,7 @@ def runs(
     home: HomeOpt = None,
 ) -> None:
     """List recent runs with their ids and status."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_runs, run_json
 
     rows = open_store(settings_for(home)).list_runs(limit)
@@ -150,6 +159,7 @@ def show(
     home: HomeOpt = None,
 ) -> None:
     """Show a run: steps, decisions, artifacts, engine calls and events."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_show, show_json
 
     store = open_store(settings_for(home))
@@ -168,8 +178,8 @@ def inspect(
     json_out: JsonOpt = False,
 ) -> None:
     """Summarize a contract file (table, structure, trajectory...) in under 2000 characters."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.contract import detect_kind, inspect_file
-    from simwright.errors import ContractError
 
     if not file.exists():
         raise ContractError(f"no such file: {file}")
@@ -184,6 +194,7 @@ def inspect(
 @handled
 def protocols(json_out: JsonOpt = False) -> None:
     """List the registered protocols with example requests."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.protocols import load_protocols
 
     protos = load_protocols()
@@ -216,6 +227,7 @@ def graph(
     json_out: JsonOpt = False,
 ) -> None:
     """Print a protocol's graph as Mermaid."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.protocols.registry import get_protocol
 
     g = get_protocol(protocol).graph
@@ -231,6 +243,7 @@ app.add_typer(docs_app, name="docs")
 app.add_typer(memory_app, name="memory")
 app.add_typer(dft_app, name="dft")
 app.command("ask")(ask_command)
+app.command("engines")(engines_command)
 app.add_typer(campaign_app, name="campaign")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
@@ -251,6 +264,7 @@ def validate_lammps(
 
     The script's folder is its working directory; exits 1 when the script is refused.
     """
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.engines.lammps.launcher import find_lmp
     from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
 

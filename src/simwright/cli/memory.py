@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.table import Table
 
 from simwright.cli.common import HomeOpt, JsonOpt, emit, handled, open_store, out, settings_for
 
@@ -29,10 +30,12 @@ memory_app = typer.Typer(
 
 
 def _memory(home: Path | None, *, embed: bool = False) -> MemoryStore:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.memory.episodic import MemoryStore
 
     embedder = None
     if embed:
+        # lazy: CLI start-up: `simwright --help` loads only cli/
         from simwright.knowledge.docs.embedder import default_embedder
 
         embedder = default_embedder()
@@ -50,8 +53,6 @@ def _brief(r: MemoryRecord) -> dict[str, Any]:
 
 
 def _table(rows: list[dict[str, Any]], title: str) -> Any:
-    from rich.table import Table
-
     table = Table(title=title, title_justify="left")
     columns = list(rows[0]) if rows else ["id", "summary"]
     for col in columns:
@@ -129,6 +130,7 @@ def add_run(
     home: HomeOpt = None,
 ) -> None:
     """Remember a completed run (again: its record is updated, not duplicated)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.memory.from_runs import record_from_run
 
     record = record_from_run(open_store(settings_for(home)), run_id)

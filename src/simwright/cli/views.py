@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -29,7 +30,6 @@ def run_json(row: RunRow) -> dict[str, Any]:
 
 def params_json(row: RunRow) -> Any:
     """A run's parameters as plain JSON (a pydantic model is dumped as its fields)."""
-    from pydantic import BaseModel
 
     value = codec.loads(row.params_json) if row.params_json else None
     return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
@@ -192,6 +192,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
             ],
         }
     )
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.usage.view import usage_json
 
     data["usage"] = usage_json(store, row.id)
@@ -242,6 +243,7 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
             )
     if data.get("error"):
         console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.usage.view import usage_lines_from_json
 
     for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):

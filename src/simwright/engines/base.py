@@ -1,5 +1,18 @@
-"""What every engine adapter shares: the record of one engine call and a
-subprocess launcher that always runs in the step's working directory."""
+"""The contract every engine adapter follows, and the subprocess runner they share.
+
+An adapter is two small pieces, after ASE's file-I/O calculators:
+
+- a **launcher** (:class:`EngineLauncher`): how the engine is located (from
+  :class:`~simwright.settings.Settings`), which version it is, whether it is there, and
+  the command line it is started with in the working directory;
+- for a file-based engine, a **template** (:class:`EngineTemplate`): a pure function
+  from a typed spec to the text of its input files, and a reader from the files the
+  engine wrote to a typed result. Templates start no process; golden-file tests
+  check them.
+
+:func:`run_subprocess` starts a launcher's command with ``cwd=workdir`` in its own
+process group and returns the :class:`~simwright.store.records.EngineCall` record.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +21,62 @@ import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Protocol, TypeVar, runtime_checkable
 
 from simwright.processes import run_group
 from simwright.store.records import EngineCall, tail
+
+SpecT = TypeVar("SpecT", contravariant=True)
+OutT = TypeVar("OutT", covariant=True)
+
+
+@runtime_checkable
+class EngineLauncher(Protocol):
+    """How an engine is located, versioned and started.
+
+    Built from :class:`~simwright.settings.Settings` by each adapter's
+    ``from_settings`` (which raises :class:`~simwright.errors.EngineError` when the
+    engine cannot be found). An in-process engine (ASE) starts no process: its
+    :meth:`argv` is empty.
+    """
+
+    @property
+    def name(self) -> str:
+        """The engine's registry name (``lammps``, ``espresso``, ``packmol``, ``ase``)."""
+        ...
+
+    def available(self) -> bool:
+        """True when the engine can be started here (never raises)."""
+        ...
+
+    def version(self) -> str:
+        """The engine's version ('' when it cannot be told)."""
+        ...
+
+    def argv(self) -> list[str]:
+        """The command line run in the working directory (empty for an in-process engine)."""
+        ...
+
+
+class EngineTemplate(Protocol[SpecT, OutT]):
+    """The pure file I/O of a file-based engine: spec -> input files, output files -> result."""
+
+    def inputs(self, spec: SpecT) -> dict[str, str]:
+        """Every input file the engine reads, by file name: text only, nothing written."""
+        ...
+
+    def parse(self, spec: SpecT, workdir: Path) -> OutT:
+        """The typed result read from the files the engine wrote into ``workdir``."""
+        ...
+
+
+def write_inputs(files: Mapping[str, str], workdir: Path) -> dict[str, Path]:
+    """Write a template's input files into ``workdir``; their paths by file name."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    paths = {name: workdir / name for name in files}
+    for name, text in files.items():
+        paths[name].write_text(text, encoding="utf-8")
+    return paths
 
 
 def run_subprocess(

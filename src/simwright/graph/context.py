@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simwright.contract import SCHEMA_VERSION, write_structure
 from simwright.errors import GraphError, NeedsReview, StoreError
 from simwright.graph import codec
 from simwright.graph.decision import Choice, Decider, DecisionRequest
@@ -84,7 +85,6 @@ class RunContext:
         The sanity summary is recorded with the step; atom pairs closer than
         0.55 Å fail the step (:class:`~simwright.errors.StructureError`).
         """
-        from simwright.contract import SCHEMA_VERSION, write_structure
 
         summary: SanitySummary = structure.sanity()
         self.structures.append({"name": name, **summary.as_dict()})

@@ -18,16 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 from pydantic import BaseModel
 
 from simwright.errors import ParseError
+from simwright.knowledge.modules import KnowledgeModule, load_modules
+from simwright.knowledge.planner.plan import plan
+from simwright.knowledge.planner.selection import NotUnderstood
 from simwright.protocols.registry import Protocol, get_protocol
-
-if TYPE_CHECKING:
-    from simwright.knowledge.modules import KnowledgeModule
 
 
 @dataclass(frozen=True)
@@ -73,9 +73,6 @@ def resolve_request(
     """
     if looks_like_spec_file(text):
         return load_spec(Path(text), protocols)
-    from simwright.knowledge.modules import load_modules
-    from simwright.knowledge.planner.plan import plan
-    from simwright.knowledge.planner.selection import NotUnderstood
 
     modules = load_modules() if modules is None else modules
     try:

@@ -263,4 +263,5 @@ PROTOCOL = Protocol(
     start=lambda params: EosRecommend(params),
     examples=("lattice constant of Si with PBE", "equation of state of Cu with PBE"),
     parse_request=parse_request,
+    engines=("espresso",),
 )

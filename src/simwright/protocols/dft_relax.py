@@ -43,4 +43,5 @@ PROTOCOL = Protocol(
     start=lambda params: Recommend(params),
     examples=("relax bulk Si with PBE", "vc-relax of MgO with DFT"),
     parse_request=parse_request,
+    engines=("espresso",),
 )

@@ -48,4 +48,5 @@ PROTOCOL = Protocol(
         "CO molecule with PBE",
     ),
     parse_request=parse_request,
+    engines=("espresso",),
 )

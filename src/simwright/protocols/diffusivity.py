@@ -10,6 +10,7 @@ the fit plot and the MSD table. Systems: SPC/E water and Lennard-Jones argon.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,7 +22,14 @@ from simwright.analysis.density import closest_frame_to_mean
 from simwright.analysis.einstein import einstein_diffusion, yeh_hummer_correction
 from simwright.analysis.msd import mean_squared_displacement
 from simwright.analysis.trajectory_io import AtomSelection, read_positions
-from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
+from simwright.contract import (
+    SCHEMA_VERSION,
+    Column,
+    Table,
+    read_structure,
+    read_table,
+    write_table,
+)
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
@@ -191,8 +199,6 @@ class Equilibrate(Step):
         )
         ff = forcefield_of(SYSTEMS[p.system])
         if self.start.kind == "structure":
-            from simwright.contract import read_structure
-
             result = segment(ctx, spec, ff, structure=read_structure(ctx.path(self.start)))
         else:
             result = segment(ctx, spec, ff, restart=self.start)
@@ -391,8 +397,6 @@ def parse_request(text: str) -> dict[str, Any] | None:
 
 
 def _quantities(text: str) -> dict[str, Any]:
-    import re
-
     out: dict[str, Any] = {}
     temps = re.findall(r"(-?\d+(?:\.\d+)?)\s*K\b", text)
     if len(set(temps)) > 1:
@@ -422,4 +426,5 @@ PROTOCOL = Protocol(
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
+    engines=("packmol", "lammps"),
 )

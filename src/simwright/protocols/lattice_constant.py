@@ -33,7 +33,7 @@ from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.outcome import report_result
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
-from simwright.structure import is_element
+from simwright.structure import Structure, is_element
 from simwright.text import find_elements, has_word
 
 Lattice = Literal["fcc", "bcc", "sc", "diamond"]
@@ -117,9 +117,8 @@ class BuildCrystal(Step):
 
     @override
     def run(self, ctx: RunContext) -> ScanVolumes:
+        # lazy: ase.build takes ~1 s to import
         from ase.build import bulk
-
-        from simwright.structure import Structure
 
         p = self.params
         p.calculator_spec().check_elements([p.element])
@@ -287,4 +286,5 @@ PROTOCOL = Protocol(
     start=lambda params: BuildCrystal(params),
     examples=("lattice constant of fcc Cu with EMT", "equation of state of Al with EMT"),
     parse_request=parse_request,
+    engines=("ase",),
 )

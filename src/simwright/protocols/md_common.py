@@ -10,12 +10,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from simwright.contract import SCHEMA_VERSION
+from simwright.contract import SCHEMA_VERSION, read_structure
 from simwright.engines.lammps.segment import (
     LammpsLauncher,
     LammpsResult,
     MDSpec,
-    find_lmp,
     run_segment,
 )
 from simwright.engines.lammps.templates import SNAPSHOT_PATTERN
@@ -53,10 +52,11 @@ def launcher(settings: Settings) -> LammpsLauncher:
     ``settings.mpi_ranks`` > 0 fixes the number of ranks; ``settings.threads`` limits
     the cores used.
     """
-    lmp = Path(settings.engine_paths["lmp"]) if "lmp" in settings.engine_paths else find_lmp()
     cores = settings.cores()
     ranks = settings.mpi_ranks or cores
-    return LammpsLauncher(lmp, mpi_ranks=ranks, omp_threads=max(1, cores // ranks))
+    return LammpsLauncher.from_settings(
+        settings, mpi_ranks=ranks, omp_threads=max(1, cores // ranks)
+    )
 
 
 def build_liquid(
@@ -153,7 +153,6 @@ def minimize_packed(
     ctx: RunContext, forcefield: ForceField, packed: ArtifactRef, timestep_fs: float
 ) -> ArtifactRef:
     """Minimize a packed structure with LAMMPS and return the restart to start from."""
-    from simwright.contract import read_structure
 
     spec = MDSpec("minimize", steps=MINIMIZE_STEPS, timestep_fs=timestep_fs, thermo_every=50)
     result = segment(ctx, spec, forcefield, structure=read_structure(ctx.path(packed)))

@@ -38,6 +38,8 @@ class Protocol:
     start: Callable[[Any], Step]
     examples: tuple[str, ...]
     parse_request: Callable[[str], dict[str, Any] | None]
+    engines: tuple[str, ...] = ()
+    """Names of the registered engines the graph runs (checked before a run starts)."""
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""

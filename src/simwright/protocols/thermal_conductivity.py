@@ -291,4 +291,5 @@ PROTOCOL = Protocol(
     start=lambda params: PackArgon(params),
     examples=("thermal conductivity of liquid argon by Green–Kubo",),
     parse_request=parse_request,
+    engines=("packmol", "lammps"),
 )

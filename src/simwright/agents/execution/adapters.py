@@ -12,6 +12,7 @@ script in the executor's working directory (``cwd=workdir``), with a timeout.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -19,7 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from simwright.dft.validation import errors, validate_input
 from simwright.engines.base import run_subprocess
+from simwright.engines.espresso.parse import parse_output
+from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher
+from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
 from simwright.errors import EngineError
 from simwright.store.records import EngineCall
 
@@ -109,7 +114,6 @@ class LammpsAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Static policy, then (with ``lmp``) the dry run."""
-        from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
 
         report = check_lammps_script(
             script,
@@ -129,7 +133,6 @@ class LammpsAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run the script; the thermo table goes to ``thermo.h5``."""
-        from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher
 
         if self.lmp is None:
             return JobResult(False, "LAMMPS (lmp) is not installed")
@@ -240,11 +243,9 @@ class PwAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Namelists against the knowledge graph; path variables inside ``workdir``."""
-        import io
 
+        # lazy: ase.io.espresso takes ~1 s to import
         from ase.io.espresso import read_fortran_namelist
-
-        from simwright.dft.validation import errors, validate_input
 
         try:
             data, _cards = read_fortran_namelist(io.StringIO(script.read_text()))
@@ -266,7 +267,6 @@ class PwAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run pw.x; its facts go to ``pw_result.json``."""
-        from simwright.engines.espresso.parse import parse_output
 
         if self.executable is None or shutil.which(self.executable) is None:
             return JobResult(False, "pw.x is not installed")

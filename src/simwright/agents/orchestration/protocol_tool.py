@@ -22,8 +22,9 @@ from pydantic import BaseModel
 from simwright.agents.replies import OutputValue, SubtaskSpec
 from simwright.agents.review.fabrication import TraceIndex, artifact_numbers
 from simwright.agents.review.reports import SubtaskReport
-from simwright.errors import SimwrightError
+from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Decider, Runner, RunObserver, RunOutcome
+from simwright.knowledge.requests import resolve_request
 from simwright.protocols.registry import Protocol
 from simwright.results import ProtocolResult, Quantity
 from simwright.settings import Settings
@@ -54,8 +55,6 @@ class ProtocolTool:
 
     def resolve(self, spec: SubtaskSpec) -> tuple[Protocol, BaseModel]:
         """The protocol and validated parameters of ``spec`` (raises a SimwrightError)."""
-        from simwright.errors import ValidationError
-        from simwright.knowledge.requests import resolve_request
 
         if spec.protocol is not None and spec.parameters:
             if spec.protocol not in self.protocols:

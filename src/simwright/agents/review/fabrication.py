@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import h5py
 import numpy as np
 
 from simwright.agents.replies import OutputValue, ReportedValue
@@ -98,8 +99,6 @@ def _flat(values: Any) -> Iterator[float]:
 
 
 def _h5_numbers(path: Path) -> Iterator[float]:
-    import h5py
-
     out: list[float] = []
 
     def visit(_name: str, obj: Any) -> None:
@@ -116,6 +115,7 @@ def _h5_numbers(path: Path) -> Iterator[float]:
 
 
 def _xyz_numbers(path: Path) -> Iterator[float]:
+    # lazy: ase.io takes ~1 s to import
     from ase.io import read
 
     for atoms in read(str(path), index=":"):

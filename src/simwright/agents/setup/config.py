@@ -20,6 +20,7 @@ Sources, the environment winning over ``$SIMWRIGHT_HOME/config.toml`` (table ``[
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -231,7 +232,6 @@ def _keys(env: Mapping[str, str]) -> dict[str, str]:
 def _agents_table(home: Path | None) -> dict[str, Any]:
     if home is None:
         return {}
-    import tomllib
 
     path = home / "config.toml"
     if not path.is_file():

@@ -10,11 +10,14 @@ runs), so ``simwright show`` lists them like any protocol step.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy import select
 
 from simwright import __version__
 from simwright.agents.usage.ledger import UsageEntry
@@ -96,7 +99,6 @@ class AgentRecorder:
         child_run_id: str | None = None,
     ) -> None:
         """Insert or update a subtask."""
-        from sqlalchemy import select
 
         with self.store.transaction() as s:
             q = select(AgentSubtaskRow).where(
@@ -203,8 +205,6 @@ class AgentRecorder:
 
 
 def _hash(text: str) -> str:
-    import hashlib
-
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -12,12 +12,16 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import ase
 import numpy as np
+from ase import units
+from ase.filters import FrechetCellFilter
 
 from simwright.engines.registry import EngineInfo
 from simwright.errors import EngineError, ValidationError
+from simwright.settings import Settings
 from simwright.store.records import EngineCall
 from simwright.structure import Structure
 
@@ -36,9 +40,33 @@ EMT_ELEMENTS = frozenset({"Al", "Cu", "Ag", "Au", "Ni", "Pd", "Pt", "H", "C", "N
 
 def ase_version() -> str:
     """The installed ASE version."""
-    import ase
-
     return str(ase.__version__)
+
+
+@dataclass(frozen=True)
+class AseLauncher:
+    """ASE runs in this process (an :class:`~simwright.engines.base.EngineLauncher`):
+    nothing to locate and no command line; its "template" is the :class:`CalculatorSpec`.
+    """
+
+    name: ClassVar[str] = "ase"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AseLauncher:
+        """The launcher (settings name no ASE executable)."""
+        return cls()
+
+    def available(self) -> bool:
+        """Always True: ASE is a core dependency."""
+        return True
+
+    def version(self) -> str:
+        """The installed ASE version."""
+        return ase_version()
+
+    def argv(self) -> list[str]:
+        """Empty: no process is started."""
+        return []
 
 
 @dataclass(frozen=True)
@@ -198,7 +226,7 @@ def molecular_dynamics(
     Frames go to ``trajectory`` (extxyz, the file contract's structure format) every
     ``every`` steps. Meant for machine-learned potentials where LAMMPS has no plugin.
     """
-    from ase import units
+    # lazy: ase.io takes ~1 s to import
     from ase.io import write
     from ase.md.langevin import Langevin
     from ase.md.velocitydistribution import MaxwellBoltzmannDistribution
@@ -255,7 +283,7 @@ def relax(
     cell: bool = False,
 ) -> tuple[Structure, int, EngineCall]:
     """Relax positions (and the cell when ``cell``) with BFGS; returns steps taken."""
-    from ase.filters import FrechetCellFilter
+    # lazy: ase.optimize takes ~1 s to import
     from ase.optimize import BFGS
 
     spec.check_elements(structure.symbols)
@@ -277,6 +305,5 @@ def relax(
 ENGINE = EngineInfo(
     name="ase",
     description="in-process ASE calculators: EMT, Lennard-Jones, any calculator by import path",
-    version=ase_version,
-    available=lambda: True,
+    launcher=AseLauncher.from_settings,
 )

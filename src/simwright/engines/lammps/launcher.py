@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 
 from simwright.contract import Table, write_table
 from simwright.engines.base import run_subprocess
@@ -35,6 +35,7 @@ from simwright.engines.lammps.templates import (
     RESTART_NAME,
 )
 from simwright.errors import EngineError, ParseError, ValidationError
+from simwright.settings import Settings
 from simwright.store.records import EngineCall, tail
 from simwright.structure import Structure
 
@@ -156,6 +157,7 @@ class LammpsLauncher:
     to the one next to the executable when more than one rank is asked for.
     """
 
+    name: ClassVar[str] = ENGINE_NAME
     executable: Path
     mpi_ranks: int = 1
     omp_threads: int = 0
@@ -166,6 +168,26 @@ class LammpsLauncher:
             raise ValidationError(f"LammpsLauncher.mpi_ranks must be >= 1, got {self.mpi_ranks}")
         if self.omp_threads < 0:
             raise ValidationError("LammpsLauncher.omp_threads must be >= 0 (0 = all cores)")
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, *, mpi_ranks: int = 1, omp_threads: int = 0
+    ) -> LammpsLauncher:
+        """The ``lmp`` of ``settings.engine_paths['lmp']``, else the one :func:`find_lmp` finds.
+
+        Raises :class:`EngineError` when there is none.
+        """
+        lmp = settings.engine_paths.get("lmp")
+        exe = Path(lmp) if lmp else find_lmp()
+        return cls(exe, mpi_ranks=mpi_ranks, omp_threads=omp_threads)
+
+    def available(self) -> bool:
+        """True when the executable answers ``lmp -h`` like LAMMPS."""
+        try:
+            self.info  # noqa: B018 (runs ``lmp -h`` once)
+        except EngineError:
+            return False
+        return True
 
     @cached_property
     def info(self) -> LammpsInfo:

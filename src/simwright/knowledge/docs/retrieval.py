@@ -156,6 +156,7 @@ def in_links(pages: Sequence[DocPage]) -> NDArray[np.int64]:
 
 def _bm25(tokens: Sequence[Sequence[str]]) -> Any:
     try:
+        # lazy: optional extra [knowledge]
         from rank_bm25 import BM25Plus
     except ImportError as exc:
         raise RetrievalError(
