@@ -1,6 +1,6 @@
 """``simwright ask "<request>"``: the orchestrator from the command line.
 
-Register it in ``simwright/cli.py`` with ``app.command("ask")(ask)``. The environment
+Registered in ``simwright/cli/main.py`` with ``app.command("ask")(ask)``. The environment
 and the configuration file are read here, at the edge, into ``AgentSettings``.
 Exit codes: 0 answered, 1 the run failed or hit a cap, 2 refused before any work
 (no model configured, invalid configuration), 3 the request needs clarification.

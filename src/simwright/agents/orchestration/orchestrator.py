@@ -3,10 +3,12 @@
 Planning (:mod:`.planning`, optionally after extracting a module from an article,
 :mod:`.article`) gives the subtasks. Execution runs the next runnable subtask —
 a protocol through the :class:`~simwright.graph.Runner` (:mod:`.protocol_tool`),
-anything else through its engine's executor (:mod:`.executor`) — then asks the
-orchestrator model for the next move (:mod:`.updates`) until it finishes with an
-answer that passes the fabrication guard. Everything is recorded with the run
-(:mod:`.records`); a cap reached before a call ends the run as ``budget_exceeded``.
+anything else through its engine's executor
+(:mod:`~simwright.agents.execution.executor`) — then asks the orchestrator model for
+the next move (:mod:`.updates`) until it finishes with an answer that passes the
+fabrication guard. Everything is recorded with the run
+(:mod:`~simwright.agents.usage.records`); a cap reached before a call ends the run as
+``budget_exceeded``.
 """
 
 from __future__ import annotations

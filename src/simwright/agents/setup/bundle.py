@@ -79,12 +79,6 @@ class AgentContext:
             subtask=subtask,
         )
 
-    def check_models(self) -> None:
-        """Build every configured model once, so a bad name or missing key fails early."""
-        for config in [*self.settings.roles.values(), *self.settings.critics]:
-            for ref in config.tiers:
-                self.model(ref)
-
     def note(self, kind: str, message: str, **payload: Any) -> None:
         """Record an event of the run (a no-op without a sink)."""
         if self.notes is not None:

@@ -11,7 +11,7 @@ continuous trajectory.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, NoReturn
 
@@ -140,11 +140,6 @@ def _positive_float(name: str, value: object) -> None:
     ok = isinstance(value, int | float) and not isinstance(value, bool)
     if not ok or not math.isfinite(value) or value <= 0:  # type: ignore[arg-type,operator]
         _fail(name, "must be a positive finite number", value)
-
-
-def spec_fields() -> tuple[str, ...]:
-    """The field names of :class:`MDSpec`, in order (for records and schemas)."""
-    return tuple(f.name for f in fields(MDSpec))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ matches the words just as well. Each of BM25 and dense can also be used alone,
 which is what the retrieval benchmark compares.
 
 The embedder is a dependency passed in: anything with ``encode(texts) -> array``
-whose rows are unit vectors (the default one lives in :mod:`.retrieval_embedder`).
+whose rows are unit vectors (the default one lives in :mod:`.embedder`).
 """
 
 from __future__ import annotations
