@@ -207,7 +207,6 @@ class Structure:
 
     def to_ase(self) -> Atoms:
         """A fresh ``ase.Atoms`` (molecule ids in the ``mol-id`` array)."""
-
         atoms = Atoms(
             symbols=list(self.symbols),
             positions=np.array(self.positions),

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 def default_adapters(agent: AgentSettings, settings: Settings) -> dict[str, EngineAdapter]:
     """An adapter per engine; LAMMPS, PACKMOL and pw.x only when installed."""
-
     adapters: dict[str, EngineAdapter] = {"ase": AseAdapter(), "analysis": AnalysisAdapter()}
     threads = settings.threads or 1
     with contextlib.suppress(EngineError):

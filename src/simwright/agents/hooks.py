@@ -185,7 +185,6 @@ class ModelFixProposer:
 
     def __call__(self, request: FixRequest) -> ProposedFix | None:
         """A fix that validates against the knowledge graph, or None (pass)."""
-
         nodes = "\n".join(n.text() for n in request.nodes)
         current = {k: dict(v) for k, v in request.input.namelists.items()}
         prompt = (
@@ -206,7 +205,6 @@ class ModelFixProposer:
 
 def proposer_tiers(ctx: AgentContext, bridge: Bridge = run_in_new_loop) -> list[ProposerTier]:
     """One recovery-machine tier per executor model, each with its K attempts."""
-
     return [
         ProposerTier(ref.name, ModelFixProposer(ctx, ref, bridge), ref.attempts)
         for ref in ctx.settings.role("executor").tiers

@@ -31,7 +31,6 @@ def fit_eos(volumes_a3: np.ndarray, energies_ev: np.ndarray, eos: str) -> EOSFit
     Refuses a failed fit and a minimum outside the scanned volumes, which would be an
     extrapolation.
     """
-
     try:
         v0, e0, b = EquationOfState(volumes_a3, energies_ev, eos=eos).fit()
     except (RuntimeError, ValueError) as exc:

@@ -25,13 +25,11 @@ EngineFactory = Callable[[Settings], SegmentEngine]
 
 def lammps_gcmc_engine(settings: Settings) -> SegmentEngine:
     """The ``lammps_gcmc`` engine (LAMMPS found through ``settings``, one rank, one thread)."""
-
     return GcmcSegmentEngine(lambda: gcmc_launcher(settings))
 
 
 def synthetic_engine(settings: Settings) -> SegmentEngine:
     """The ``synthetic`` engine (needs nothing from ``settings``)."""
-
     return SyntheticEngine()
 
 

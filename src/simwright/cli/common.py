@@ -58,7 +58,6 @@ def handled(fn: F) -> F:
 
 def settings_for(home: Path | None) -> Settings:
     """Settings from the environment and config file, with ``--home`` if given."""
-
     settings = load_settings()
     return settings.with_home(home.expanduser().resolve()) if home else settings
 

@@ -31,7 +31,6 @@ docs_app = typer.Typer(
 
 def hits_table(hits: list[Hit], title: str) -> Any:
     """A Rich table of search hits."""
-
     table = Table(title=title, title_justify="left")
     for col in ("#", "page", "title", "score", "passage"):
         table.add_column(col, overflow="fold")

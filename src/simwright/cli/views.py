@@ -30,7 +30,6 @@ def run_json(row: RunRow) -> dict[str, Any]:
 
 def params_json(row: RunRow) -> Any:
     """A run's parameters as plain JSON (a pydantic model is dumped as its fields)."""
-
     value = codec.loads(row.params_json) if row.params_json else None
     return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
 

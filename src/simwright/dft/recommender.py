@@ -290,7 +290,6 @@ def recommend(
 
 def _check_input_dft(template: PwInput, pseudos: PseudoSelection) -> None:
     """Refuse an ``input_dft`` that silently replaces the files' functional (hybrids aside)."""
-
     value = template.get("system", "input_dft")
     if not isinstance(value, str) or value.lower() in HYBRIDS:
         return

@@ -85,7 +85,6 @@ class RunContext:
         The sanity summary is recorded with the step; atom pairs closer than
         0.55 Å fail the step (:class:`~simwright.errors.StructureError`).
         """
-
         summary: SanitySummary = structure.sanity()
         self.structures.append({"name": name, **summary.as_dict()})
         path = write_structure(self.workdir / name, structure, producer=self.producer)

@@ -153,7 +153,6 @@ def minimize_packed(
     ctx: RunContext, forcefield: ForceField, packed: ArtifactRef, timestep_fs: float
 ) -> ArtifactRef:
     """Minimize a packed structure with LAMMPS and return the restart to start from."""
-
     spec = MDSpec("minimize", steps=MINIMIZE_STEPS, timestep_fs=timestep_fs, thermo_every=50)
     result = segment(ctx, spec, forcefield, structure=read_structure(ctx.path(packed)))
     files = record_segment(ctx, result, "minimization")

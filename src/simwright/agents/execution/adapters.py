@@ -114,7 +114,6 @@ class LammpsAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Static policy, then (with ``lmp``) the dry run."""
-
         report = check_lammps_script(
             script,
             workdir,
@@ -133,7 +132,6 @@ class LammpsAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run the script; the thermo table goes to ``thermo.h5``."""
-
         if self.lmp is None:
             return JobResult(False, "LAMMPS (lmp) is not installed")
         launcher = LammpsLauncher(self.lmp, mpi_ranks=1, omp_threads=self.threads)
@@ -267,7 +265,6 @@ class PwAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run pw.x; its facts go to ``pw_result.json``."""
-
         if self.executable is None or shutil.which(self.executable) is None:
             return JobResult(False, "pw.x is not installed")
         call = run_subprocess(

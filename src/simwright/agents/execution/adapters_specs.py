@@ -118,7 +118,6 @@ class AseAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Schema, structure file, and the calculator's elements."""
-
         task, problem = _load(script, AseTask)
         if problem:
             return Check(False, problem)
@@ -137,7 +136,6 @@ class AseAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run the task; write ``result.json`` and ``final.extxyz``."""
-
         task: AseTask = AseTask.model_validate(yaml.safe_load(script.read_text()))
         calc = CalculatorSpec(task.calculator, {})
         structure = _structure(task.structure, workdir)
@@ -204,7 +202,6 @@ class AnalysisAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Schema, table file inside ``workdir``, columns present."""
-
         task, problem = _load(script, AnalysisTask)
         if problem:
             return Check(False, problem)
@@ -227,7 +224,6 @@ class AnalysisAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Compute and write the JSON result."""
-
         start = time.perf_counter()
         task: AnalysisTask = AnalysisTask.model_validate(yaml.safe_load(script.read_text()))
         table = read_table(workdir / task.table)

@@ -90,7 +90,6 @@ class KnowledgeMemory:
 
     def remember(self, episode: Episode) -> None:
         """Write a successful episode as a memory record."""
-
         if episode.outcome != "success":
             return
         self.store.add(

@@ -153,7 +153,6 @@ async def run(ctx: RunContext[ExecutorDeps], name: ScriptName) -> str:
 
 async def inspect(ctx: RunContext[ExecutorDeps], path: FilePath) -> str:
     """A short summary of a file of the working directory (tables, structures, logs...)."""
-
     target = _path(ctx.deps, path)
     if target.is_dir():
         names = sorted(

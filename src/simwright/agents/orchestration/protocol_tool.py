@@ -55,7 +55,6 @@ class ProtocolTool:
 
     def resolve(self, spec: SubtaskSpec) -> tuple[Protocol, BaseModel]:
         """The protocol and validated parameters of ``spec`` (raises a SimwrightError)."""
-
         if spec.protocol is not None and spec.parameters:
             if spec.protocol not in self.protocols:
                 raise ValidationError(

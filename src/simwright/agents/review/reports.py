@@ -35,7 +35,6 @@ def relative(path: Path, root: Path) -> str:
 
 def structure_summary(path: Path) -> dict[str, Any]:
     """The sanity summary of the last structure in ``path`` (or why there is none)."""
-
     try:
         if path.suffix.lower() == ".extxyz":
             structure = read_structure(path)

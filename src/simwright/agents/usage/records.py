@@ -99,7 +99,6 @@ class AgentRecorder:
         child_run_id: str | None = None,
     ) -> None:
         """Insert or update a subtask."""
-
         with self.store.transaction() as s:
             q = select(AgentSubtaskRow).where(
                 AgentSubtaskRow.run_id == self.run_id, AgentSubtaskRow.subtask_id == subtask_id

@@ -57,6 +57,5 @@ def chgnet(device: str = "cpu", **kwargs: Any) -> Any:
 
 def mlip_available(name: str) -> bool:
     """True when the package of ``name`` (``sevennet`` or ``chgnet``) can be imported."""
-
     module = {"sevennet": "sevenn", "chgnet": "chgnet"}[name]
     return importlib.util.find_spec(module) is not None
