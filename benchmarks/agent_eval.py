@@ -38,6 +38,7 @@ import yaml
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 
+from simwright.agents.assemble import build_orchestrator, default_adapters
 from simwright.agents.errors import AgentConfigError
 from simwright.agents.execution.docs_search import DocsTool, NoDocs
 from simwright.agents.execution.examples import NoMemory
@@ -45,7 +46,6 @@ from simwright.agents.execution.executor import Executor
 from simwright.agents.replies import SubtaskSpec
 from simwright.agents.review.critics import Committee
 from simwright.agents.scripted import ScriptedModel, ScriptedModels, call, last_tool_return
-from simwright.agents.setup.assemble import build_orchestrator, default_adapters
 from simwright.agents.setup.bundle import AgentContext, ModelFactory
 from simwright.agents.setup.config import AgentSettings, ModelRef, RoleConfig, load_agent_settings
 from simwright.agents.usage.records import AgentRecorder
@@ -171,13 +171,19 @@ def _result_json(messages: list[ModelMessage]) -> dict[str, Any]:
 
 def _finish_a0(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     prompt = "\n".join(str(getattr(p, "content", "")) for m in messages for p in m.parts)
-    match = re.search(r"output lattice_constant = ([-0-9.eE+]+) \S* \(source (\S+)\)", prompt)
+    match = re.search(
+        r"output lattice_constant = ([-0-9.eE+]+) \S* \(source (\S+); quantity ([^)]+)\)", prompt
+    )
     assert match, prompt
     a0 = float(match.group(1))
-    answer = {
-        "summary": f"EMT gives a0 = {a0:.4f} Å for fcc Cu.",
-        "values": [{"name": "a0", "value": a0, "unit": "Å", "source": match.group(2)}],
+    value = {
+        "name": "a0",
+        "value": a0,
+        "unit": "Å",
+        "source": match.group(2),
+        "quantity": match.group(3),
     }
+    answer = {"summary": f"EMT gives a0 = {a0:.4f} Å for fcc Cu.", "values": [value]}
     return call("finish", answer=answer)
 
 

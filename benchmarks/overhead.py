@@ -28,8 +28,8 @@ from simwright.engines.lammps.segment import MDSpec, render_input, write_data_fi
 from simwright.engines.lammps.templates import DataStart
 from simwright.forcefields import get_forcefield
 from simwright.graph import Done, Graph, RunContext, Runner, Step
-from simwright.protocols.md_common import launcher, record_segment, segment
 from simwright.settings import Settings
+from simwright.steps.md import launcher, record_segment, segment
 from simwright.store import Store
 from simwright.structure import Structure
 

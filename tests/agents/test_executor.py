@@ -304,7 +304,8 @@ def test_missing_output_is_consulted_then_untraceable_value_is_refused(
     )
     assert report.ok
     assert "lacks the required output(s) v0" in prompt_text(model.seen[3])
-    assert "no value of result.json matches it" in latest_return(model.seen[4])
+    assert "no named quantity of result.json has this value" in latest_return(model.seen[4])
+    assert report.outputs["v0"].quantity == "v0_a3"  # the guard names what it traced to
     assert report.structures[0]["formula"] == "Cu4"
 
 

@@ -66,17 +66,20 @@ SINGLE_POINT = (
 )
 
 
-def output(text: str, name: str) -> tuple[float, str]:
-    match = re.search(rf"output {name} = ([-0-9.eE+]+) \S* ?\(source (\S+)\)", text)
+def output(text: str, name: str) -> tuple[float, str, str]:
+    """The value, source and quantity of an output as the orchestrator reads it."""
+    match = re.search(
+        rf"output {name} = ([-0-9.eE+]+) \S* ?\(source (\S+); quantity ([^)]+)\)", text
+    )
     assert match, text
-    return float(match.group(1)), match.group(2)
+    return float(match.group(1)), match.group(2), match.group(3)
 
 
 def final(invent: bool) -> Any:
     def reply(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         text = prompt_text(messages)
-        a0, a0_source = output(text, "lattice_constant")
-        energy, e_source = output(text, "energy")
+        a0, a0_source, a0_q = output(text, "lattice_constant")
+        energy, e_source, e_q = output(text, "energy")
         summary = f"EMT gives a0 = {a0:.4f} Å and a cell energy of {energy:.3f} eV."
         if invent:
             summary += " This agrees with experiment within 0.52 %."
@@ -85,8 +88,14 @@ def final(invent: bool) -> Any:
             answer={
                 "summary": summary,
                 "values": [
-                    {"name": "a0", "value": a0, "unit": "Å", "source": a0_source},
-                    {"name": "energy", "value": energy, "unit": "eV", "source": e_source},
+                    {"name": "a0", "value": a0, "unit": "Å", "source": a0_source, "quantity": a0_q},
+                    {
+                        "name": "energy",
+                        "value": energy,
+                        "unit": "eV",
+                        "source": e_source,
+                        "quantity": e_q,
+                    },
                 ],
             },
         )
@@ -136,7 +145,8 @@ def test_plan_subtasks_reports_and_a_guarded_final_answer(settings: Settings, st
     assert out.status == "completed", out.error
     assert out.answer is not None and "0.52" not in out.answer.summary
     a0 = {v.name: v for v in out.answer.values}["a0"]
-    assert 3.5 < a0.value < 3.7 and a0.source.endswith("003-FitEOS/results.h5")
+    assert 3.5 < a0.value < 3.7 and a0.source.endswith("subtasks/a0/results.h5")
+    assert a0.quantity == "lattice_constant"
     protocol_report, energy_report = out.reports
     assert (
         protocol_report.child_run_id
@@ -163,12 +173,13 @@ def test_plan_subtasks_reports_and_a_guarded_final_answer(settings: Settings, st
 
 def test_a_run_that_keeps_inventing_numbers_fails(settings: Settings, store: Store) -> None:
     def invented(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        _a0, source = output(prompt_text(messages), "lattice_constant")
+        _a0, source, quantity = output(prompt_text(messages), "lattice_constant")
+        value = {"name": "a0", "value": 3.61, "unit": "Å", "source": source, "quantity": quantity}
         return call(
             "finish",
             answer={
                 "summary": "a0 is 3.61 Å",
-                "values": [{"name": "a0", "value": 3.61, "unit": "Å", "source": source}],
+                "values": [value],
             },
         )
 

@@ -12,14 +12,13 @@ import pytest
 from helpers.agents import block_network, tiers
 from simwright.agents.errors import AgentConfigError, BudgetExceeded
 from simwright.agents.execution.examples import Episode, KnowledgeMemory, similarity
-from simwright.agents.replies import ReportedValue
+from simwright.agents.replies import LiteratureValue, ReportedValue
 from simwright.agents.review.critics import verdict_of
 from simwright.agents.review.fabrication import (
-    TraceIndex,
-    artifact_numbers,
     check_report,
     numbers_in_text,
 )
+from simwright.agents.review.quantities import named_quantities, quantity_value
 from simwright.agents.setup.config import ModelRef, load_agent_settings
 from simwright.agents.setup.providers import build_model
 from simwright.agents.setup.tiers import tier_for_attempt
@@ -169,10 +168,12 @@ def test_numbers_in_text_skip_identifiers_paths_and_read_scientific_notation() -
         "H2O at 298 K: D = 2.4×10^-9 m²/s (file steps/003-X/msd.h5, run 20260101-120000-abc123), "
         "range 3.5-4.0, B0=142.3"
     )
-    assert [w.value for w in found] == pytest.approx([2.4e-9, 298, 3.5, 4.0, 142.3])
+    assert [w.value for w in found] == pytest.approx([298, 2.4e-9, 3.5, 4.0, 142.3])
 
 
-def test_guard_traces_values_to_tables_structures_and_json(tmp_path: Path) -> None:
+def test_guard_traces_values_to_named_quantities_of_tables_structures_and_json(
+    tmp_path: Path,
+) -> None:
     run = tmp_path / "run"
     run.mkdir()
     write_table(
@@ -184,32 +185,59 @@ def test_guard_traces_values_to_tables_structures_and_json(tmp_path: Path) -> No
     write_structure(
         run / "s.extxyz", Structure(("Cu",), np.zeros((1, 3)), cell, (True,) * 3), producer="t"
     )
-    assert {0.123456, 2.25, 7.75, 27.0} <= set(
-        np.concatenate([artifact_numbers(p) for p in sorted(run.iterdir())]).round(6)
-    )
-    good = [ReportedValue(name="kappa", value=0.12346, source="run/t.h5")]
-    assert (
-        check_report(
-            "kappa is 0.1235, V = 27.0 Å³, x up to 2.25", good, root=tmp_path, allowed=[run]
-        )
-        == []
-    )
+    assert named_quantities(run / "r.json") == {"a.b.0": 7.75}
+    assert named_quantities(run / "s.extxyz")["volume"] == pytest.approx(27.0)
+    assert quantity_value(run / "t.h5", "x[1]") == 2.25
+    good = [
+        ReportedValue(name="kappa", value=0.12346, source="run/t.h5", quantity="kappa"),
+        ReportedValue(name="V", value=27.0, source="run/s.extxyz", quantity="volume"),
+        ReportedValue(name="x", value=2.25, source="run/t.h5", quantity="max(x)"),
+    ]
+    summary = "kappa is 0.1235, V = 27.0 Å³, x up to 2.25 at 300 K"
+    assert check_report(summary, good, root=tmp_path, allowed=[run], known=[300.0]) == []
     bad = check_report(
-        "kappa is 0.19",
+        "kappa is 0.19, and 1.5 occurs in a file",
         [
-            ReportedValue(name="y", value=7.75, source="../etc/r.json"),
-            ReportedValue(name="z", value=3.0, source="run/r.json"),
+            ReportedValue(name="y", value=7.75, source="../etc/r.json", quantity="a.b.0"),
+            ReportedValue(name="z", value=3.0, source="run/r.json", quantity="a.b.0"),
+            ReportedValue(name="w", value=0.13, source="run/t.h5", quantity="kappa"),
+            ReportedValue(name="u", value=1.5, source="run/t.h5", quantity="nope"),
         ],
         root=tmp_path,
         allowed=[run],
-        known=[300.0],
     )
-    assert len(bad) == 3 and "'0.19'" in bad[2] and "not an artifact" in bad[0]
-    assert TraceIndex([1.0]).contains(1.0004, rtol=1e-3)
-    assert not TraceIndex([1.0]).contains(1.01, 1e-3)
+    assert "not an artifact" in bad[0] and "kappa is 0.123456" in bad[2]
+    assert "no quantity 'nope'" in bad[3]
+    assert any("'0.19'" in p for p in bad) and any("'1.5'" in p for p in bad)
     (run / "transcript.json").write_text(json.dumps({"said": 42.0}))  # what a model wrote
-    said = [ReportedValue(name="w", value=42.0, source="run/transcript.json")]
+    said = [ReportedValue(name="w", value=42.0, source="run/transcript.json", quantity="said")]
     assert len(check_report("it is 42", said, root=tmp_path, allowed=[run])) == 2
+
+
+def test_guard_precision_written_and_reference_markers(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_table(
+        run / "r.h5",
+        Table("r", (Column("d", np.array([2.4873]), "1e-5 cm^2/s"),), "results"),
+    )
+    d = [ReportedValue(name="D", value=2.4873, unit="1e-5 cm^2/s", source="run/r.h5", quantity="d")]
+    ok = check_report("D = 2.49 ×10⁻⁵ cm²/s, i.e. 2.487", d, root=tmp_path, allowed=[run])
+    assert ok == []
+    assert check_report("D = 2.4", d, root=tmp_path, allowed=[run])  # not within 0.05
+    two = [d[0].model_copy(update={"value": 2.49})]
+    assert check_report("D = 2.49", two, root=tmp_path, allowed=[run]) == []
+    ref = LiteratureValue(key="mills1973", value=2.30, unit="1e-5 cm^2/s", citation="Mills 1973")
+    quoted = "D = 2.49 (experiment 2.30 ×10⁻⁵ cm²/s [ref:mills1973])"
+    assert check_report(quoted, d, root=tmp_path, allowed=[run], references=[ref]) == []
+    unmarked = check_report("experiment: 2.30", d, root=tmp_path, allowed=[run], references=[ref])
+    assert len(unmarked) == 1 and "[ref:KEY]" in unmarked[0]
+    wrong = check_report("2.40 [ref:mills1973]", d, root=tmp_path, allowed=[run], references=[ref])
+    assert "holds 2.3" in wrong[0]
+    assert "names no entry" in check_report("2.30 [ref:x]", d, root=tmp_path, allowed=[run])[0]
+    as_result = [
+        ReportedValue(name="D", value=2.30, unit="1e-5 cm^2/s", source="run/r.h5", quantity="d")
+    ]
+    assert check_report("D = 2.30", as_result, root=tmp_path, allowed=[run], references=[ref])
 
 
 # -- usage view and memory ----------------------------------------------------------------

@@ -100,6 +100,19 @@ def test_spec_file_with_impossible_values_is_refused(cli, tmp_path: Path) -> Non
     assert code == 2 and "strain_percent" in out["error"]
 
 
+@pytest.mark.parametrize("variable", ["wfcdir", "outdir", "prefix", "pseudo_dir"])
+def test_pw_path_overrides_are_refused_before_a_run_exists(cli, tmp_path: Path, variable) -> None:
+    spec, elsewhere = tmp_path / "dft.yaml", tmp_path / "elsewhere"
+    spec.write_text(
+        "protocol: dft_scf\nparameters:\n  structure: {kind: bulk, name: Si}\n"
+        f"  overrides: {{control: {{{variable}: '{elsewhere}'}}}}\n"
+    )
+    code, out = cli("run", str(spec))
+    assert code == 2 and variable in out["error"] and "simwright sets" in out["error"]
+    _, runs = cli("runs")
+    assert runs["runs"] == [] and not elsewhere.exists()
+
+
 def test_engine_crash_is_recorded_and_the_run_failed(cli, tmp_path: Path) -> None:
     spec = tmp_path / "crash.yaml"
     spec.write_text(

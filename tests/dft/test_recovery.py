@@ -254,3 +254,19 @@ def test_input_errors_are_repaired_from_the_graph_before_running(tmp_path: Path)
     refused = machine(nel)[0].run(bad, tmp_path / "bad")
     assert refused.status == "failure" and "nspin=3 is not allowed" in refused.message
     assert not refused.attempts
+
+
+def test_a_proposal_naming_a_folder_is_rejected_before_it_runs(tmp_path: Path) -> None:
+    inp, nel = nscf_input()
+    proposer = ScriptedProposer(
+        [
+            ProposedFix({"control": {"wfcdir": "/tmp/elsewhere"}}, "keep wave functions apart"),
+            ProposedFix({"control": {"calculation": "scf"}}, "run an SCF"),
+        ]
+    )
+    m, runs = machine(nel, proposers=(ProposerTier("small", proposer, 2),))
+    out = m.run(inp, tmp_path)
+    assert out.status == "success" and len(runs) == 2
+    reasons = [t.reason for t in out.transitions]
+    assert any("proposal rejected" in r and "wfcdir names a file or folder" in r for r in reasons)
+    assert all("wfcdir" not in run.input.written_namelists()["control"] for run in runs)

@@ -56,6 +56,21 @@ def test_input_matches_golden_file() -> None:
     assert text == (GOLDEN / "water_pf6.inp").read_text()
 
 
+@pytest.mark.parametrize(
+    ("names", "output"),
+    [
+        (("../water.xyz",), "packed.xyz"),
+        (("water x.xyz",), "packed.xyz"),
+        (("water.xyz",), "/tmp/packed.xyz"),
+        (("water.xyz",), "packed.xyz\nseed 1"),
+    ],
+)
+def test_file_names_of_the_input_are_confined(names: tuple[str, ...], output: str) -> None:
+    spec = PackSpec(((get_molecule("water"), 1),), box_a=10.0)
+    with pytest.raises(ValidationError, match="PACKMOL input"):
+        render_packmol_input(spec, names, 10.0, output_name=output)
+
+
 def test_render_needs_one_file_per_component() -> None:
     spec = PackSpec(((get_molecule("water"), 1),), box_a=10.0)
     with pytest.raises(ValidationError):

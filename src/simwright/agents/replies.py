@@ -96,7 +96,7 @@ class ConsultExecutor(BaseModel):
 
 
 class ReportedValue(BaseModel):
-    """A number of the final answer and the artifact it comes from."""
+    """A result of the final answer: the artifact and the named quantity it comes from."""
 
     model_config = _STRICT
 
@@ -105,15 +105,36 @@ class ReportedValue(BaseModel):
     unit: str = Field(default="", max_length=40)
     source: str = Field(min_length=1, max_length=400)
     """The artifact holding the value, relative to the runs folder (as reports give it)."""
+    quantity: str = Field(min_length=1, max_length=120)
+    """The named quantity of ``source``: a column (``diffusion_coefficient``,
+    ``mean(temperature)``, ``energy[-1]``), an attribute, a JSON key path."""
+
+
+class LiteratureValue(BaseModel):
+    """A published value the answer quotes: written in the summary as ``2.49 [ref:KEY]``."""
+
+    model_config = _STRICT
+
+    key: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+    value: float
+    unit: str = Field(default="", max_length=40)
+    citation: str = Field(min_length=3, max_length=400)
+    """Authors, year and venue (``Mark & Nilsson, J. Phys. Chem. A 105, 9954 (2001)``)."""
 
 
 class FinalAnswer(BaseModel):
-    """The answer to the user: a summary and the values it reports."""
+    """The answer to the user: a summary, the results it reports and the literature it quotes.
+
+    Every number of ``summary`` is one of ``values`` (each traced to a named quantity of
+    an artifact), a number of the request, or a literature value followed by its
+    marker ``[ref:KEY]`` naming an entry of ``references``.
+    """
 
     model_config = _STRICT
 
     summary: str = Field(min_length=1, max_length=6000)
     values: list[ReportedValue] = Field(default_factory=list, max_length=50)
+    references: list[LiteratureValue] = Field(default_factory=list, max_length=20)
 
 
 class Finish(BaseModel):
@@ -136,6 +157,9 @@ class OutputValue(BaseModel):
     value: float
     unit: str = Field(default="", max_length=40)
     source: str = Field(min_length=1, max_length=400)
+    quantity: str = Field(default="", max_length=120)
+    """The named quantity of ``source`` (a column, attribute or JSON key); empty: the
+    guard finds the one that matches and records it."""
 
 
 class CompleteTask(BaseModel):

@@ -3,7 +3,9 @@
 Registered in ``simwright/cli/main.py`` with ``app.command("ask")(ask)``. The environment
 and the configuration file are read here, at the edge, into ``AgentSettings``.
 Exit codes: 0 answered, 1 the run failed or hit a cap, 2 refused before any work
-(no model configured, invalid configuration), 3 the request needs clarification.
+(no model configured, invalid configuration, a run that cannot be resumed), 3 the
+request needs clarification. ``simwright ask --resume RUN`` (or ``simwright resume
+RUN``) continues a killed or failed agent run from its records.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ import typer
 from rich.markup import escape
 
 from simwright.cli.common import HomeOpt, JsonOpt, emit, err, handled, open_store, out, settings_for
+from simwright.errors import ValidationError
 
 if TYPE_CHECKING:
-    from simwright.agents.orchestration.orchestrator import AgentOutcome
+    from simwright.agents.orchestration.orchestrator import AgentOutcome, Orchestrator
     from simwright.store import Store
 
 EXIT = {"completed": 0, "failed": 1, "budget_exceeded": 1, "needs_clarification": 3}
@@ -28,7 +31,7 @@ EXIT = {"completed": 0, "failed": 1, "budget_exceeded": 1, "needs_clarification"
 
 @handled
 def ask(
-    request: Annotated[str, typer.Argument(help="What to compute, in words.")],
+    request: Annotated[str | None, typer.Argument(help="What to compute, in words.")] = None,
     article: Annotated[
         Path | None,
         typer.Option(help="A paper (text or markdown) whose procedure becomes a knowledge module."),
@@ -37,10 +40,35 @@ def ask(
         bool,
         typer.Option("--interactive/--no-interactive", help="Ask clarifying questions on stdin."),
     ] = True,
+    resume: Annotated[
+        str | None, typer.Option(help="Continue this killed or failed agent run instead.")
+    ] = None,
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
     """Answer a request with the agents (needs a model: see SIMWRIGHT_MODEL)."""
+    if resume is not None:
+        resume_agent(resume, interactive=interactive, json_out=json_out, home=home)
+    if not request:
+        raise ValidationError("give a request, or --resume RUN to continue an agent run")
+    store, orchestrator = _orchestrator(interactive, home)
+    text = article.read_text(encoding="utf-8", errors="replace") if article else None
+    outcome = orchestrator.run(request, text)
+    _print(store, outcome, json_out)
+    raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+def resume_agent(
+    run_id: str, *, interactive: bool = True, json_out: bool = False, home: Path | None = None
+) -> None:
+    """Continue the agent run ``run_id`` (completed subtasks are not run again); exits."""
+    store, orchestrator = _orchestrator(interactive, home)
+    outcome = orchestrator.resume(store.get_run(run_id).id)
+    _print(store, outcome, json_out)
+    raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+def _orchestrator(interactive: bool, home: Path | None) -> tuple[Store, Orchestrator]:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.errors import AgentConfigError
 
@@ -59,11 +87,7 @@ def ask(
         if interactive and sys.stdin.isatty()
         else NoClarifier()
     )
-    text = article.read_text(encoding="utf-8", errors="replace") if article else None
-    orchestrator = build_orchestrator(agent, settings, store, clarifier=clarifier)
-    outcome = orchestrator.run(request, text)
-    _print(store, outcome, json_out)
-    raise typer.Exit(EXIT.get(outcome.status, 1))
+    return store, build_orchestrator(agent, settings, store, clarifier=clarifier)
 
 
 def _print(store: Store, outcome: AgentOutcome, json_out: bool) -> None:

@@ -15,6 +15,7 @@ import typer
 
 from simwright import __version__
 from simwright.cli.ask import ask as ask_command
+from simwright.cli.ask import resume_agent
 from simwright.cli.campaign import campaign_app
 from simwright.cli.common import (
     HomeOpt,
@@ -97,6 +98,8 @@ def resume(
     settings = settings_for(home)
     store = open_store(settings)
     row = store.get_run(run_id)
+    if row.protocol == "agent":
+        resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())

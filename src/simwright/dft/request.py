@@ -15,7 +15,9 @@ from ase.data import chemical_symbols
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from simwright.dft.structures import PROTOTYPES, TWO_D, StructureSpec
+from simwright.engines.confine import plain_name
 from simwright.engines.espresso.pseudo import canonical_functional
+from simwright.engines.espresso.template import path_variables
 from simwright.errors import ParseError
 from simwright.text import find_elements, has_word
 
@@ -92,6 +94,30 @@ class DftRequest(BaseModel):
         if "spin_polarized" in flat:
             flat["spin"] = flat.pop("spin_polarized")
         return flat
+
+    @field_validator("overrides")
+    @classmethod
+    def _no_path_variables(
+        cls, value: dict[str, dict[str, NamelistValue | None]]
+    ) -> dict[str, dict[str, NamelistValue | None]]:
+        """Refuse pw.x variables naming files or folders before anything runs."""
+        found = path_variables(value)
+        if found:
+            raise ValueError(
+                f"override(s) {', '.join(found)} name files or folders; simwright sets "
+                "outdir, prefix and pseudo_dir itself, inside the step directory"
+            )
+        return value
+
+    @field_validator("pseudopotentials")
+    @classmethod
+    def _plain_pseudopotential_names(cls, value: dict[str, str]) -> dict[str, str]:
+        """Pseudopotentials are named by file name only; the folders come from pseudo_dirs."""
+        for element, name in value.items():
+            why = plain_name(name)
+            if why:
+                raise ValueError(f"pseudopotential of {element}: {why} (use pseudo_dirs)")
+        return value
 
     @field_validator("functional")
     @classmethod

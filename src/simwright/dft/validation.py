@@ -3,8 +3,9 @@
 :func:`validate_input` returns typed :class:`Problem` records: an unknown variable
 (with the closest valid name and the namelist it belongs to), a variable in the
 wrong namelist, one only later pw.x versions accept, a wrong type, a value that is
-not allowed or out of range, a variable set without what it needs, and settings
-that need a companion (smearing without a width, spin without a starting moment).
+not allowed or out of range, a variable set without what it needs, settings
+that need a companion (smearing without a width, spin without a starting moment),
+and (``reserved``) a variable naming a file or folder, which simwright's template sets.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from simwright.dft.knowledge_graph import (
     load_knowledge_graph,
     split_name,
 )
+from simwright.engines.espresso.template import path_variables
 
 ProblemKind = Literal[
     "unknown_variable",
@@ -34,6 +36,7 @@ ProblemKind = Literal[
     "missing_dependency",
     "inconsistent",
     "missing_namelist",
+    "reserved",
 ]
 
 
@@ -75,16 +78,41 @@ def errors(problems: list[Problem]) -> list[Problem]:
     return [p for p in problems if p.severity == "error"]
 
 
-def validate_input(namelists: Namelists, kg: KnowledgeGraph | None = None) -> list[Problem]:
-    """All problems of ``namelists`` (namelist -> variable -> value), errors first."""
+def validate_input(
+    namelists: Namelists, kg: KnowledgeGraph | None = None, *, template_paths: bool = True
+) -> list[Problem]:
+    """All problems of ``namelists`` (namelist -> variable -> value), errors first.
+
+    With ``template_paths`` (simwright's template writes the input) every
+    variable naming a file or folder is a ``reserved`` error; an executor
+    checking a whole input written by a model passes False and confines them.
+    """
     kg = kg or load_knowledge_graph()
-    problems: list[Problem] = []
+    problems: list[Problem] = reserved_problems(namelists) if template_paths else []
     for nl, values in namelists.items():
         for name, value in values.items():
             problems.extend(_check_variable(kg, nl.lower(), name, value))
     problems.extend(_check_requirements(namelists, kg))
     problems.extend(_check_companions(namelists))
     return sorted(problems, key=lambda p: p.severity != "error")
+
+
+def reserved_problems(namelists: Namelists) -> list[Problem]:
+    """A ``reserved`` error for each variable naming a file or folder (set by the template)."""
+    return [
+        Problem(
+            "reserved",
+            "error",
+            nl.lower(),
+            name,
+            f"{name} names a file or folder; simwright sets outdir, prefix and pseudo_dir "
+            "itself, inside the step directory",
+            fix={nl.lower(): {name: None}},
+        )
+        for nl, values in namelists.items()
+        for name in values
+        if path_variables({nl: {name: None}})
+    ]
 
 
 def _flat(namelists: Namelists) -> dict[str, Value]:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
+from simwright.engines.confine import Confinement
 from simwright.errors import EngineError
 from simwright.processes import run_group
 from simwright.store.records import EngineCall, tail
@@ -89,9 +90,13 @@ def find_executable(name: str, install_hint: str) -> Path:
 
 
 def write_inputs(files: Mapping[str, str], workdir: Path) -> dict[str, Path]:
-    """Write a template's input files into ``workdir``; their paths by file name."""
+    """Write a template's input files into ``workdir``; their paths by file name.
+
+    Each name must pass the confinement rule (:mod:`simwright.engines.confine`).
+    """
     workdir.mkdir(parents=True, exist_ok=True)
-    paths = {name: workdir / name for name in files}
+    rule = Confinement(workdir)
+    paths = {name: rule.require(name) for name in files}
     for name, text in files.items():
         paths[name].write_text(text, encoding="utf-8")
     return paths

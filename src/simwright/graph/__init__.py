@@ -5,7 +5,7 @@ from simwright.graph.decision import Choice, Decider, DecisionRequest, FixedChoi
 from simwright.graph.graph import DONE, Graph, declared_successors
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.runner import Runner, RunOutcome
-from simwright.graph.step import Done, Step
+from simwright.graph.step import Done, LegacyStep, Step
 
 __all__ = [
     "DONE",
@@ -15,6 +15,7 @@ __all__ = [
     "Done",
     "FixedChoice",
     "Graph",
+    "LegacyStep",
     "NullObserver",
     "RunContext",
     "RunObserver",

@@ -109,4 +109,17 @@ CLASS_RENAMES: Final[dict[str, str]] = {
     "simwright.engines.base:EngineCall": "simwright.store.records:EngineCall",
     "simwright.agents.setup.config:Caps": "simwright.agents.usage.caps:Caps",
     "simwright.agents.setup.config:Price": "simwright.agents.usage.caps:Price",
+    # 0.3: lattice_constant and dft_eos run the shared EOS sub-graph (simwright.steps.eos);
+    # their old steps load as legacy steps that upgrade to it when a run resumes.
+    "simwright.protocols.lattice_constant:BuildCrystal": (
+        "simwright.protocols.eos_legacy:LatticeBuildCrystal"
+    ),
+    "simwright.protocols.lattice_constant:ScanVolumes": (
+        "simwright.protocols.eos_legacy:LatticeScanVolumes"
+    ),
+    "simwright.protocols.lattice_constant:FitEOS": "simwright.protocols.eos_legacy:LatticeFitEOS",
+    "simwright.protocols.lattice_constant:Report": "simwright.protocols.eos_legacy:LatticeReport",
+    "simwright.protocols.dft_eos:ScanVolumes": "simwright.protocols.eos_legacy:DftScanVolumes",
+    "simwright.protocols.dft_eos:FitEOS": "simwright.protocols.eos_legacy:DftFitEOS",
+    "simwright.protocols.dft_eos:EosReport": "simwright.protocols.eos_legacy:DftEosReport",
 }

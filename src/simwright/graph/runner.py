@@ -27,7 +27,7 @@ from simwright.graph.context import RunContext
 from simwright.graph.decision import Decider
 from simwright.graph.graph import Graph
 from simwright.graph.observer import NullObserver, RunObserver
-from simwright.graph.step import Done, Step
+from simwright.graph.step import Done, Step, upgraded
 from simwright.locks import exclusive_lock
 from simwright.processes import kill_orphaned_engine
 from simwright.results import ArtifactRef
@@ -120,7 +120,7 @@ class Runner:
             entry = [e for e in self.store.events(run_id) if e.kind == "entry"]
             if not entry:
                 raise StoreError(f"run {run_id} has no recorded first step")
-            return codec.loads(json.loads(entry[0].payload_json)["step"]), 1, 1
+            return upgraded(codec.loads(json.loads(entry[0].payload_json)["step"])), 1, 1
         last = steps[-1]
         if last.status != "completed" and kill_orphaned_engine(Path(last.workdir)):
             self.store.add_event(
@@ -130,8 +130,8 @@ class Runner:
         if last.status == "completed":
             if last.successor_json is None:
                 raise StoreError(f"run {run_id}: step {last.seq} completed without a successor")
-            return codec.loads(last.successor_json), last.seq + 1, 1
-        return codec.loads(last.step_json), last.seq, last.attempt + 1
+            return upgraded(codec.loads(last.successor_json)), last.seq + 1, 1
+        return upgraded(codec.loads(last.step_json)), last.seq, last.attempt + 1
 
     def _loop(
         self, run_id: str, run_dir: Path, graph: Graph, step: Step, *, seq: int, attempt: int

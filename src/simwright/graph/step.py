@@ -51,3 +51,29 @@ class Step:
         """The first line of the step's docstring, for diagrams and listings."""
         doc = (cls.__doc__ or "").strip()
         return doc.splitlines()[0] if doc else cls.__name__
+
+
+class LegacyStep:
+    """A step class of an earlier release, kept only so that stored runs still load.
+
+    When a step's fields change shape, its old class stays importable (listed in
+    :data:`simwright.graph.renames.CLASS_RENAMES` under its old ``module:qualname``)
+    as a frozen dataclass deriving from this class; resuming a run calls
+    :meth:`upgrade` to turn the stored value into the current step, which the graph
+    then runs. Legacy steps are never nodes of a graph.
+    """
+
+    def upgrade(self) -> Step | LegacyStep:
+        """The current step equivalent to this stored one (or a newer legacy step)."""
+        raise NotImplementedError
+
+
+def upgraded(value: object) -> Step:
+    """``value`` as a current step: legacy steps upgraded (repeatedly), steps as they are."""
+    for _ in range(10):
+        if not isinstance(value, LegacyStep):
+            break
+        value = value.upgrade()
+    if not isinstance(value, Step):
+        raise TypeError(f"a stored step decoded to {type(value).__name__}, not a Step")
+    return value

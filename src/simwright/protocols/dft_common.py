@@ -31,8 +31,8 @@ from simwright.engines.espresso.summary import write_pw_tables
 from simwright.engines.espresso.template import PwInput, render
 from simwright.errors import EngineError
 from simwright.graph import Done, RunContext, Step
-from simwright.protocols.outcome import report_result
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
+from simwright.steps.report import report_result
 
 
 def pseudo_dirs(ctx: RunContext, params: DftRequest) -> tuple[Path, ...]:

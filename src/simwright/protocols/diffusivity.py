@@ -34,18 +34,17 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
-from simwright.protocols.md_common import (
-    SYSTEMS,
-    build_liquid,
-    forcefield_of,
+from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
+from simwright.protocols.registry import Protocol
+from simwright.results import ArtifactRef, ProtocolResult
+from simwright.steps.md import (
     minimize_packed,
+    produce,
     record_segment,
     segment,
     snapshots,
     steps_for,
 )
-from simwright.protocols.registry import Protocol
-from simwright.results import ArtifactRef, ProtocolResult
 from simwright.text import has_word
 
 System = Literal["spce_water", "lj_argon"]
@@ -278,8 +277,8 @@ class Production(Step):
             seed=p.seed,
             zero_momentum=True,
         )
-        result = segment(ctx, spec, forcefield_of(SYSTEMS[p.system]), restart=self.start)
-        files = record_segment(ctx, result, f"NVT production segment {len(self.segments) + 1}")
+        what = f"NVT production segment {len(self.segments) + 1}"
+        files = produce(ctx, spec, forcefield_of(SYSTEMS[p.system]), self.start, what)
         assert files.trajectory is not None and files.restart is not None
         return AnalyzeMSD(
             p, (*self.segments, files.trajectory), files.restart, files.thermo, self.extensions

@@ -13,9 +13,9 @@ import numpy as np
 
 from simwright.contract import Table, read_table
 from simwright.graph import RunContext
-from simwright.protocols.outcome import report_result
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
+from simwright.steps.report import report_result
 
 if TYPE_CHECKING:
     from simwright.protocols.diffusivity import DiffusivityParams

@@ -2,38 +2,27 @@
 
 Build the conventional cell, scan energies over isotropic strains, fit an equation
 of state (ASE's Birch–Murnaghan by default), and report a0, B0 and E0 with a plot.
-A tiny procedure that proves the whole chain: typed graph, ASE engine, file
-contract, provenance and reporting.
+The procedure is the shared EOS sub-graph of :mod:`simwright.steps.eos` run with an
+ASE calculator; this module only parses the request and writes the plan.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Any, Literal
 
-import numpy as np
 from ase.data import atomic_numbers, reference_states
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from typing_extensions import override
 
-from simwright.analysis.eos import eos_plot, eos_table, fit_eos
-from simwright.contract import (
-    SCHEMA_VERSION,
-    Column,
-    Table,
-    read_structure,
-    read_table,
-    write_table,
-)
-from simwright.engines.ase.calculators import CalculatorSpec, energies
+from simwright.builders import BulkSpec
+from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.errors import ParseError, ValidationError
-from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols.outcome import report_result
+from simwright.graph import Graph
 from simwright.protocols.registry import Protocol
-from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
-from simwright.structure import Structure, is_element
+from simwright.results import Reference
+from simwright.steps.energies import AseEnergies
+from simwright.steps.eos import EOS_STEPS, BuildCrystal, EosPlan, EosText, StrainScan
+from simwright.structure import is_element
 from simwright.text import find_elements, has_word
 
 Lattice = Literal["fcc", "bcc", "sc", "diamond"]
@@ -109,139 +98,39 @@ class LatticeConstantParams(BaseModel):
         return CalculatorSpec(self.calculator, self.calculator_kwargs)
 
 
-@dataclass(frozen=True)
-class BuildCrystal(Step):
-    """Build the conventional cubic cell of the element."""
-
-    params: LatticeConstantParams
-
-    @override
-    def run(self, ctx: RunContext) -> ScanVolumes:
-        # lazy: ase.build takes ~1 s to import
-        from ase.build import bulk
-
-        p = self.params
-        p.calculator_spec().check_elements([p.element])
-        atoms = bulk(p.element, p.resolved_lattice(), a=p.resolved_a(), cubic=True)
-        ref = ctx.structure(Structure.from_ase(atoms), "crystal.extxyz")
-        return ScanVolumes(p, ref)
+def crystal_spec(p: LatticeConstantParams) -> BulkSpec:
+    """The conventional cubic cell of the element."""
+    return BulkSpec(p.element, p.resolved_lattice(), p.resolved_a(), cubic=True)
 
 
-@dataclass(frozen=True)
-class ScanVolumes(Step):
-    """Compute the energy at each isotropic strain of the cell."""
-
-    params: LatticeConstantParams
-    crystal: ArtifactRef
-
-    @override
-    def run(self, ctx: RunContext) -> FitEOS:
-        p = self.params
-        base = read_structure(ctx.path(self.crystal))
-        scales = 1.0 + np.linspace(-p.strain_percent, p.strain_percent, p.n_points) / 100.0
-        cells = [base.with_positions(base.positions * s, base.cell * s) for s in scales]
-        energy, call = energies(
-            cells,
-            p.calculator_spec(),
-            progress=lambda i, n: ctx.progress(i / n, f"volume {i}/{n}"),
-        )
-        ctx.engine_call(call)
-        n = len(base)
-        table = Table(
-            name="eos_scan",
-            columns=(
-                Column("a", base.cell[0, 0] * scales, "Å", "cubic lattice constant"),
-                Column("volume_per_atom", np.array([c.volume_a3 for c in cells]) / n, "Å^3"),
-                Column("energy_per_atom", energy / n, "eV", "potential energy per atom"),
-            ),
-            description=f"energy-volume scan of {base.formula} with {p.calculator}",
-            producer=ctx.producer,
-            links=(f"../{PurePath(self.crystal.path).parent.name}/crystal.extxyz",),
-        )
-        path = write_table(ctx.workdir / "eos_scan.h5", table)
-        return FitEOS(p, ctx.artifact(path, "table", table.description, SCHEMA_VERSION))
+def eos_plan(p: LatticeConstantParams) -> EosPlan:
+    """The shared EOS sub-graph's plan: strains, EOS form and report text."""
+    lattice = p.resolved_lattice()
+    refs: tuple[Reference, ...] = ()
+    if p.element in EXPERIMENT_A:
+        refs = (Reference("lattice_constant", EXPERIMENT_A[p.element], "Å", KITTEL),)
+    text = EosText(
+        title=f"Lattice constant of {p.element}",
+        subject=f"{p.element} ({lattice}, {p.calculator})",
+        plot_subject=f"{p.element} {lattice}",
+        method=(
+            f"Energies of the conventional {lattice} cell at {p.n_points} "
+            f"isotropic strains within ±{p.strain_percent} % computed with "
+            f"{p.calculator_spec().describe()}; {p.eos} equation of state fitted with ASE."
+        ),
+        fit_description=f"{p.eos} equation-of-state fit of {p.element} ({lattice})",
+        references=refs,
+        attrs={"calculator": p.calculator},
+    )
+    return EosPlan(StrainScan(p.strain_percent, p.n_points), p.eos, text, cubic_cell_ratio=1.0)
 
 
-@dataclass(frozen=True)
-class FitEOS(Step):
-    """Fit the equation of state and write the result table and plot."""
-
-    params: LatticeConstantParams
-    scan: ArtifactRef
-
-    @override
-    def run(self, ctx: RunContext) -> Report:
-        p = self.params
-        scan = read_table(ctx.path(self.scan))
-        vol, en = scan["volume_per_atom"], scan["energy_per_atom"]
-        fit = fit_eos(vol, en, p.eos)
-        atoms_per_cell = {"fcc": 4, "bcc": 2, "sc": 1, "diamond": 8}[p.resolved_lattice()]
-        a0 = (fit.v0_a3 * atoms_per_cell) ** (1.0 / 3.0)
-        results = eos_table(
-            fit,
-            a0,
-            description=f"{p.eos} equation-of-state fit of {p.element} ({p.resolved_lattice()})",
-            producer=ctx.producer,
-            links=(f"../{PurePath(self.scan.path).parent.name}/eos_scan.h5",),
-            attrs={"calculator": p.calculator},
-        )
-        rpath = write_table(ctx.workdir / "results.h5", results)
-        title = f"{p.element} {p.resolved_lattice()}: a0 = {a0:.4f} Å"
-        plot = eos_plot(ctx.workdir / "eos.png", vol, en, fit, title)
-        return Report(
-            p,
-            ctx.artifact(rpath, "table", results.description, SCHEMA_VERSION),
-            ctx.artifact(plot, "plot", "energy-volume curve"),
-            self.scan,
-        )
+def start(p: LatticeConstantParams) -> BuildCrystal:
+    """The first step of the shared EOS sub-graph, with the ASE calculator as engine."""
+    return BuildCrystal(crystal_spec(p), AseEnergies(p.calculator_spec()), eos_plan(p))
 
 
-@dataclass(frozen=True)
-class Report(Step):
-    """Write the report and return the result."""
-
-    params: LatticeConstantParams
-    results: ArtifactRef
-    plot: ArtifactRef
-    scan: ArtifactRef
-
-    @override
-    def run(self, ctx: RunContext) -> Done[ProtocolResult]:
-        p = self.params
-        t = read_table(ctx.path(self.results))
-        src = self.results.path
-        values = {
-            "lattice_constant": Quantity(float(t["a0"][0]), "Å", source=src),
-            "bulk_modulus": Quantity(float(t["b0"][0]), "GPa", source=src),
-            "energy_per_atom": Quantity(float(t["e0"][0]), "eV", source=src),
-            "volume_per_atom": Quantity(float(t["v0"][0]), "Å^3", source=src),
-        }
-        refs: tuple[Reference, ...] = ()
-        if p.element in EXPERIMENT_A:
-            refs = (Reference("lattice_constant", EXPERIMENT_A[p.element], "Å", KITTEL),)
-        summary = (
-            f"{p.element} ({p.resolved_lattice()}, {p.calculator}): a0 = "
-            f"{values['lattice_constant'].value:.4f} Å, B0 = "
-            f"{values['bulk_modulus'].value:.1f} GPa"
-        )
-        return Done(
-            report_result(
-                ctx,
-                title=f"Lattice constant of {p.element}",
-                summary=summary,
-                values=values,
-                references=refs,
-                artifacts=(self.results, self.plot, self.scan),
-                method=(
-                    f"Energies of the conventional {p.resolved_lattice()} cell at {p.n_points} "
-                    f"isotropic strains within ±{p.strain_percent} % computed with "
-                    f"{p.calculator_spec().describe()}; {p.eos} equation of state fitted with ASE."
-                ),
-            )
-        )
-
-
-GRAPH = Graph.build("lattice_constant", [BuildCrystal, ScanVolumes, FitEOS, Report])
+GRAPH = Graph.build("lattice_constant", EOS_STEPS)
 
 _LATTICES = ("fcc", "bcc", "sc", "diamond")
 _TRIGGERS = ("lattice constant", "lattice parameter", "equation of state", "eos")
@@ -283,7 +172,7 @@ PROTOCOL = Protocol(
     summary=__doc__ or "",
     graph=GRAPH,
     parameters=LatticeConstantParams,
-    start=lambda params: BuildCrystal(params),
+    start=start,
     examples=("lattice constant of fcc Cu with EMT", "equation of state of Al with EMT"),
     parse_request=parse_request,
     engines=("ase",),

@@ -28,19 +28,12 @@ from simwright.contract import (
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols.md_common import (
-    SYSTEMS,
-    build_liquid,
-    forcefield_of,
-    minimize_packed,
-    record_segment,
-    segment,
-    steps_for,
-)
-from simwright.protocols.outcome import report_result
+from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
+from simwright.steps.md import equilibrate, minimize_packed, record_segment, segment, steps_for
+from simwright.steps.report import report_result
 from simwright.text import has_word
 
 ARGON_KAPPA = Reference(
@@ -124,8 +117,7 @@ class EquilibrateNVT(Step):
             seed=p.seed,
             thermo_every=100,
         )
-        result = segment(ctx, spec, forcefield_of(SYSTEMS[p.system]), restart=self.start)
-        files = record_segment(ctx, result, "NVT equilibration")
+        files = equilibrate(ctx, spec, forcefield_of(SYSTEMS[p.system]), self.start)
         assert files.restart is not None
         return SampleHeatFlux(p, files.restart)
 

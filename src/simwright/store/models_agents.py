@@ -47,6 +47,8 @@ class AgentSubtaskRow(Base):
     spec_json: Mapped[str] = mapped_column(Text, default="{}")
     status: Mapped[str] = mapped_column(String(32))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How often the orchestrator revised it (or a resume restarted it): its folder suffix."""
     report_json: Mapped[str] = mapped_column(Text, default="{}")
     child_run_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

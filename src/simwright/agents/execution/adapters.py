@@ -22,6 +22,7 @@ from typing import Protocol
 
 from simwright.dft.validation import errors, validate_input
 from simwright.engines.base import run_subprocess
+from simwright.engines.confine import Confinement, plain_name, shell_safe
 from simwright.engines.espresso.parse import parse_output
 from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher
 from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
@@ -159,19 +160,19 @@ PACKMOL_KEYWORDS = frozenset(
     "sidemax precision avoid_overlap connect pbc restart_from restart_to use_short_tol".split()
 )
 _FILE_KEYWORDS = frozenset({"output", "structure", "restart_from", "restart_to"})
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9._+\-/=,@%]+$")
 
 
 def confined(name: str, workdir: Path) -> str | None:
-    """Why the file name ``name`` may not be used in ``workdir`` (None when it may)."""
-    if not _SAFE_NAME.match(name):
-        return f"file name {name!r} has characters outside [A-Za-z0-9._+-/=,@%]"
-    if name.startswith(("/", "~")) or ".." in Path(name).parts:
-        return f"file name {name!r} leaves the working directory"
-    resolved = (workdir / name).resolve()
-    if not resolved.is_relative_to(workdir.resolve()):
-        return f"file name {name!r} leads outside the working directory"
-    return None
+    """Why the file name ``name`` may not be used in ``workdir`` (None when it may).
+
+    The one confinement rule (:mod:`simwright.engines.confine`) plus
+    shell-safe characters: a model-written name is relative, has no ``..``,
+    no link out of ``workdir``, no blank, quote or control character.
+    """
+    why = Confinement(workdir).why(name)
+    if why:
+        return f"file name {name!r} leaves the working directory: {why}"
+    return shell_safe(name)
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,55 @@ class PackmolAdapter:
 
 
 # -- pw.x -----------------------------------------------------------------------------
-_PW_PATHS = ("outdir", "pseudo_dir", "wfcdir")
+_PW_FOLDERS = ("outdir", "pseudo_dir", "wfcdir", "input_xml_schema_file")
+_PW_PLAIN = ("prefix", "dmft_prefix")
+_CARDS = re.compile(
+    r"^\s*(ATOMIC_SPECIES|ATOMIC_POSITIONS|K_POINTS|CELL_PARAMETERS|OCCUPATIONS|"
+    r"CONSTRAINTS|ATOMIC_VELOCITIES|ATOMIC_FORCES|ADDITIONAL_K_POINTS|SOLVENTS|HUBBARD)\b",
+    re.IGNORECASE,
+)
+
+
+def pw_path_problems(
+    namelists: dict[str, dict[str, object]], text: str, workdir: Path
+) -> list[str]:
+    """Why the paths of a model-written pw.x input leave ``workdir`` (empty when none do).
+
+    Folders (``outdir``, ``pseudo_dir``, ``wfcdir``) and ``input_xml_schema_file``
+    must be confined names, ``prefix`` and each ATOMIC_SPECIES file a plain name.
+    """
+    problems: list[str] = []
+    for values in namelists.values():
+        for key, value in values.items():
+            base = key.split("(")[0].lower()
+            if base in _PW_FOLDERS:
+                why = confined(str(value).rstrip("/") or ".", workdir)
+            elif base in _PW_PLAIN:
+                why = plain_name(str(value))
+            else:
+                continue
+            if why:
+                problems.append(f"{key}: {why}")
+    for name in _species_files(text):
+        why = plain_name(name)
+        if why:
+            problems.append(f"ATOMIC_SPECIES: pseudopotential {why}")
+    return problems
+
+
+def _species_files(text: str) -> list[str]:
+    """The pseudopotential file of each line of the ATOMIC_SPECIES card."""
+    files: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        card = _CARDS.match(line)
+        if card:
+            inside = card.group(1).upper() == "ATOMIC_SPECIES"
+            continue
+        words = line.split("!", 1)[0].split("#", 1)[0].split()
+        if inside and len(words) >= 3:
+            files.append(words[2])
+    return files
 
 
 @dataclass(frozen=True)
@@ -250,17 +299,10 @@ class PwAdapter:
         except Exception as exc:  # ASE raises several types on malformed namelists
             return Check(False, f"not a readable pw.x input: {exc}")
         namelists = {str(k).lower(): dict(v) for k, v in data.items()}
-        problems = [p.message for p in errors(validate_input(namelists))]
-        security = []
-        for nl in namelists.values():
-            for key in _PW_PATHS:
-                if key in nl:
-                    why = confined(str(nl[key]).rstrip("/") or ".", workdir)
-                    if why:
-                        problems.append(f"{key}: {why}")
-                        security.append("path")
-        if problems:
-            return Check(False, "\n".join(problems), tuple(security))
+        problems = [p.message for p in errors(validate_input(namelists, template_paths=False))]
+        paths = pw_path_problems(namelists, script.read_text(), workdir)
+        if problems or paths:
+            return Check(False, "\n".join(problems + paths), ("path",) if paths else ())
         return Check(True, "ok: the namelists agree with the pw.x parameter graph")
 
     def run(self, script: Path, workdir: Path) -> JobResult:
@@ -271,7 +313,7 @@ class PwAdapter:
             "pw",
             [self.executable, "-in", script.name],
             workdir,
-            env={"OMP_NUM_THREADS": "1"},
+            env={"OMP_NUM_THREADS": "1", "ESPRESSO_TMPDIR": "./"},  # outdir unset: cwd
             timeout_s=self.timeout_s,
         )
         out = parse_output((workdir / "pw.stdout").read_text(errors="replace"))

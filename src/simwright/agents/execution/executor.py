@@ -237,7 +237,10 @@ class Executor:
         workdir = session.deps.workdir
         outputs = {
             name: OutputValue(
-                value=o.value, unit=o.unit, source=relative(workdir / o.source, self.root)
+                value=o.value,
+                unit=o.unit,
+                source=relative(workdir / o.source, self.root),
+                quantity=o.quantity,
             )
             for name, o in done.outputs.items()
         }

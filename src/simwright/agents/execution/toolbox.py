@@ -167,9 +167,10 @@ def _check_completion(
 ) -> CompleteTask | AbortTask:
     if isinstance(output, CompleteTask):
         deps = ctx.deps
-        problems = check_outputs(output.outputs, deps.workdir, deps.ctx.settings.trace_rtol)
+        problems, traced = check_outputs(output.outputs, deps.workdir, deps.ctx.settings.trace_rtol)
         if problems:
             raise ModelRetry("untraceable outputs, fix them:\n" + "\n".join(problems))
+        return output.model_copy(update={"outputs": traced})
     return output
 
 

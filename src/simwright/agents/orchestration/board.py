@@ -109,11 +109,12 @@ class Board:
         return [root / f for r in self.reports() if r.status == "completed" for f in r.folders]
 
     def known_numbers(self) -> list[float]:
-        """Numbers of the request and of the plan's instructions and parameters."""
+        """Numbers of the request and of the parameters of protocol subtasks that ran
+        (validated inputs). Instructions are model-written: their numbers do not count."""
         texts = [self.request]
         for task in self:
-            texts.append(task.spec.instruction)
-            texts.extend(str(v) for v in task.spec.parameters.values())
+            if task.spec.executor == "protocol" and task.status == "completed":
+                texts.extend(str(v) for v in task.spec.parameters.values())
         return [w.value for text in texts for w in numbers_in_text(text)]
 
     def text(self) -> str:

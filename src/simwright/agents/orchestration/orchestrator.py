@@ -13,7 +13,7 @@ fabrication guard. Everything is recorded with the run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -30,6 +30,7 @@ from simwright.agents.orchestration.board import Board, Task
 from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
 from simwright.agents.orchestration.planning import PlanCheck, Planner, planning_error
 from simwright.agents.orchestration.protocol_tool import ProtocolTool
+from simwright.agents.orchestration.resume import PLAN_EVENT, Resumed, load_state, run_lock
 from simwright.agents.orchestration.updates import UpdateState, next_update, update_agent
 from simwright.agents.replies import (
     AddSubtasks,
@@ -112,21 +113,49 @@ class Orchestrator:
             "critics": len(self.settings.critics),
         }
         recorder = AgentRecorder.start(self.store, self.sim_settings, request, params)
-        ctx = AgentContext.create(
+        with run_lock(recorder.run_dir):
+            run = _Run(self, self._context(recorder), recorder)
+            return await self._drive(run, run.go(request, article))
+
+    def resume(self, run_id: str) -> AgentOutcome:
+        """Continue a killed or failed agent run (sync entry point)."""
+        return anyio.run(self.aresume, run_id)
+
+    async def aresume(self, run_id: str) -> AgentOutcome:
+        """Continue the agent run ``run_id`` from its recorded plan, reports and usage:
+        completed subtasks are not run again, booked model requests are counted once."""
+        recorder = AgentRecorder.reopen(self.store, run_id)
+        with run_lock(recorder.run_dir):
+            ctx = self._context(recorder)
+            ctx.ledger.entries.extend(recorder.usage_entries())
+            state = load_state(self.store, recorder)
+            ctx.note(
+                "resumed",
+                f"resumed with {ctx.ledger.totals().requests} model requests booked",
+                restarted=list(state.restarted),
+                pending_report=state.latest.subtask_id if state.latest else None,
+            )
+            run = _Run(self, ctx, recorder)
+            return await self._drive(run, run.resume(state))
+
+    def _context(self, recorder: AgentRecorder) -> AgentContext:
+        return AgentContext.create(
             self.settings,
             self.factory,
             sink=recorder.usage,
             notes=recorder.note,
             counter=self.counter,
         )
-        run = _Run(self, ctx, recorder)
+
+    @staticmethod
+    async def _drive(run: _Run, work: Coroutine[Any, Any, AgentOutcome]) -> AgentOutcome:
         try:
-            outcome = await run.go(request, article)
+            outcome = await work
         except BudgetExceeded as exc:
             outcome = run.outcome("budget_exceeded", None, str(exc))
         except AgentError as exc:
             outcome = run.outcome("failed", None, str(exc))
-        recorder.finish(outcome.status, outcome.as_dict(), outcome.error)
+        run.recorder.finish(outcome.status, outcome.as_dict(), outcome.error)
         return outcome
 
 
@@ -187,19 +216,33 @@ class _Run:
         if not planned.subtasks:
             return self.outcome("needs_clarification", None, planning_error(planned))
         self.board = Board.of(planned.request, planned.subtasks)
+        self.ctx.note(PLAN_EVENT, planned.request[:500], request=planned.request)
         for task in self.board:
             self._record(task)
-        answer = await self._execute()
+        return self._answered(await self._execute(None))
+
+    async def resume(self, state: Resumed) -> AgentOutcome:
+        """Go on from a recorded state (plan again if no plan was recorded)."""
+        if state.board is None:
+            return await self.go(state.request, None)
+        self.board = state.board
+        for task in self.board:
+            if task.spec.id in state.restarted:
+                self._record(task)
+        if state.answer is not None:
+            return self._answered(state.answer)
+        return self._answered(await self._execute(state.latest))
+
+    def _answered(self, answer: FinalAnswer) -> AgentOutcome:
         self.ctx.note(
             "final_answer", answer.summary[:500], values=[v.model_dump() for v in answer.values]
         )
         return self.outcome("completed", answer, None)
 
-    async def _execute(self) -> FinalAnswer:
+    async def _execute(self, latest: SubtaskReport | None) -> FinalAnswer:
         agent = update_agent()
         state = UpdateState(self.ctx, self.board, self.check, self.root)
         limit = 4 * self.o.settings.max_subtasks + 4
-        latest: SubtaskReport | None = None
         for _ in range(limit):
             if latest is None and (task := self.board.runnable()) is not None:
                 latest = await self._run_task(task)
@@ -232,11 +275,12 @@ class _Run:
     async def _run_task(self, task: Task) -> SubtaskReport:
         spec = task.spec
         self.ctx.note("subtask_started", f"{spec.id} ({spec.executor})", subtask=spec.id)
+        self._record(task, "running")
+        folder = self.recorder.run_dir / "subtasks" / task.folder_name
         if spec.executor == "protocol":
-            report = await self.tool.run(spec)
+            report = await self.tool.run(spec, folder)
         else:
             executor = self._executor(spec.executor)
-            folder = self.recorder.run_dir / "subtasks" / task.folder_name
             report, task.session = await executor.execute(spec, self._inputs(task), folder)
         self._finish(task, report)
         return report
@@ -270,14 +314,15 @@ class _Run:
                     files.setdefault(path.name, path)
         return list(files.values())
 
-    def _record(self, task: Task) -> None:
+    def _record(self, task: Task, status: str | None = None) -> None:
         report = task.report
         self.recorder.subtask(
             task.spec.id,
             executor=task.spec.executor,
             instruction=task.spec.instruction,
             spec=task.spec.model_dump(),
-            status=task.status,
+            status=status or task.status,
+            revision=task.revision,
             attempts=report.attempts if report else 0,
             report=report.as_dict() if report else None,
             child_run_id=report.child_run_id if report else None,

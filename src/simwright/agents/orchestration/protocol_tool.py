@@ -5,9 +5,12 @@ the protocol) or only words, which :func:`~simwright.knowledge.requests.resolve_
 turns into a protocol and parameters without any model. The graph runs as its own
 run (linked to the agent run as the subtask's ``child_run_id``); no script is
 written and no model is asked unless the graph reaches a decision point and a
-decider is given. The report's values are the protocol's quantities, their
-sources the protocol's artifacts, the structure summaries those the runner
-recorded.
+decider is given. The protocol's quantities are written, by the framework, to a
+results table (``subtasks/<id>/results.h5``: one row, a column per quantity with its
+unit, ``<name>_uncertainty`` beside it, the originating artifact in each column's
+description); the report's values cite that table and the quantity by name, so a
+final answer traces each result to a named column. The structure summaries are
+those the runner recorded.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import anyio
+import numpy as np
 from pydantic import BaseModel
 
 from simwright.agents.replies import OutputValue, SubtaskSpec
-from simwright.agents.review.fabrication import TraceIndex, artifact_numbers
 from simwright.agents.review.reports import SubtaskReport
+from simwright.contract import Column, Table, write_table
 from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Decider, Runner, RunObserver, RunOutcome
 from simwright.knowledge.requests import resolve_request
@@ -70,8 +74,9 @@ class ProtocolTool:
             )
         return resolved.protocol, resolved.params
 
-    async def run(self, spec: SubtaskSpec) -> SubtaskReport:
-        """Run the protocol of ``spec`` to its end; the subtask's report."""
+    async def run(self, spec: SubtaskSpec, folder: Path) -> SubtaskReport:
+        """Run the protocol of ``spec`` to its end; the subtask's report (its results
+        table is written in ``folder``)."""
         try:
             proto, params = self.resolve(spec)
         except SimwrightError as exc:
@@ -93,10 +98,10 @@ class ProtocolTool:
             )
 
         outcome = await anyio.to_thread.run_sync(start)
-        return self.report(spec, outcome)
+        return self.report(spec, outcome, folder)
 
-    def report(self, spec: SubtaskSpec, outcome: RunOutcome) -> SubtaskReport:
-        """The report of a finished protocol run."""
+    def report(self, spec: SubtaskSpec, outcome: RunOutcome, folder: Path) -> SubtaskReport:
+        """The report of a finished protocol run (writes its results table in ``folder``)."""
         run_id = outcome.run_id
         artifacts = tuple(f"{run_id}/{a.path}" for a in self.store.artifacts(run_id))
         structures = tuple(
@@ -109,12 +114,16 @@ class ProtocolTool:
             error = outcome.error or f"the protocol run ended as {outcome.status}"
             return _failed(spec, error, run_id, artifacts, structures)
         result = outcome.result
-        outputs = {
-            name: OutputValue(
-                value=q.value, unit=q.unit, source=self._source(run_id, q, outcome.run_dir)
-            )
-            for name, q in result.values.items()
-        }
+        table = write_results_table(folder / RESULTS_TABLE, run_id, result)
+        source = str(table.resolve().relative_to(self.settings.runs_path.resolve()))
+        outputs: dict[str, OutputValue] = {}
+        for name, q in result.values.items():
+            outputs[name] = OutputValue(value=q.value, unit=q.unit, source=source, quantity=name)
+            if q.uncertainty is not None:
+                key = f"{name}_uncertainty"
+                outputs[key] = OutputValue(
+                    value=q.uncertainty, unit=q.unit, source=source, quantity=key
+                )
         return SubtaskReport(
             subtask_id=spec.id,
             executor="protocol",
@@ -125,17 +134,38 @@ class ProtocolTool:
             artifacts=artifacts,
             summary=result.summary,
             child_run_id=run_id,
-            folders=(run_id,),
+            folders=(run_id, str(Path(source).parent)),
         )
 
-    @staticmethod
-    def _source(run_id: str, q: Quantity, run_dir: Path) -> str:
-        if q.source:
-            return f"{run_id}/{q.source}"
-        for path in sorted(run_dir.rglob("*")):
-            if path.is_file() and TraceIndex(artifact_numbers(path)).contains(q.value, 1e-9):
-                return f"{run_id}/{path.relative_to(run_dir)}"
-        return f"{run_id}/"
+
+RESULTS_TABLE = "results.h5"
+
+
+def _unit(q: Quantity) -> str:
+    return q.unit.strip() or "1"
+
+
+def write_results_table(path: Path, run_id: str, result: ProtocolResult) -> Path:
+    """The protocol's quantities as a one-row contract table (``<name>``, and
+    ``<name>_uncertainty`` when known); return its path."""
+    columns: list[Column] = []
+    for name, q in result.values.items():
+        origin = f"from {run_id}/{q.source}" if q.source else f"computed by run {run_id}"
+        columns.append(Column(name, np.array([q.value], float), _unit(q), origin))
+        if q.uncertainty is not None:
+            columns.append(
+                Column(f"{name}_uncertainty", np.array([q.uncertainty], float), _unit(q), origin)
+            )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table = Table(
+        "results",
+        tuple(columns),
+        f"results of protocol run {run_id}",
+        producer=run_id,
+        attrs={"run_id": run_id},
+    )
+    write_table(path, table)
+    return path
 
 
 def _failed(

@@ -59,6 +59,7 @@ def guard(state: UpdateState, finish: Finish) -> list[str]:
         answer.values,
         root=state.root,
         allowed=state.board.folders(state.root),
+        references=answer.references,
         known=state.board.known_numbers(),
         rtol=state.ctx.settings.trace_rtol,
     )
@@ -85,7 +86,8 @@ def validate_update(ctx: RunContext[UpdateState], update: Update) -> Update:
         if problems:
             state.ctx.note("fabrication_rejected", "; ".join(problems), problems=problems)
             raise ModelRetry(
-                "the final answer was rejected: every number must trace to an artifact.\n"
+                "the final answer was rejected: every number must be a reported value traced "
+                "to a named quantity of its artifact, or a literature value marked [ref:KEY].\n"
                 + "\n".join(problems)
             )
     return update

@@ -1,49 +1,62 @@
-"""The fabrication guard: every number in a report must trace to a value in an artifact.
+"""The fabrication guard: a number in a model's report must trace to a named quantity
+of the artifact it cites, within the precision written.
 
-Artifacts are read through the file contract: HDF5 tables (every numeric dataset
-and attribute), extended XYZ (positions, cell, per-frame info and arrays, the cell
-volume and atom count), JSON results (every number). A reported value traces when
-some artifact value lies within the tolerance: the larger of ``rtol·|x|`` and half
-a unit of the last digit written (``3.59`` matches 3.5897). Deterministic: a report
-with an untraceable number is rejected, whoever wrote it.
+A reported value names its artifact *and* the quantity in it (``source`` +
+``quantity``: a table column or attribute, a structure property, a JSON key; see
+:mod:`.quantities`). The value matches when it lies within the larger of
+``rtol·|q|`` and half a unit of the last digit written: ``2.49`` matches 2.4873,
+``2.4`` does not. Numbers in the answer's free text must be one of the answer's
+traced values (at the precision written; a value whose unit carries a power of
+ten, ``1e-5 cm^2/s``, may be written with it: ``6.79×10⁻⁵``), a number of the
+request or of a protocol subtask's validated parameters, or a literature value
+marked as such: the number followed by ``[ref:KEY]``, where ``KEY`` names an entry
+of the answer's ``references`` holding that number and its citation. No other
+number of the run counts — a number that merely occurs in some file (an MSD
+curve, a coordinate) is not a result. Deterministic: a report that fails is
+rejected, whoever wrote it.
 
 Numbers in free text are read as whitespace- and punctuation-separated tokens;
 ``2.3×10^-9``, ``2.3e-9`` and ``2.3 x 10⁻⁹`` are one number. Not numbers: words with
-a digit after a letter (``H2O``, ``Cu3Au``), paths (anything with ``/``), run ids and
-`code spans`. Numbers of the request itself and of the plan's parameters are allowed.
+a digit after a letter (``H2O``, ``Cu3Au``), paths and units with ``/``, run ids,
+`code spans` and the markers themselves.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import h5py
-import numpy as np
-
-from simwright.agents.replies import OutputValue, ReportedValue
+from simwright.agents.replies import LiteratureValue, OutputValue, ReportedValue
+from simwright.agents.review.quantities import named_quantities, quantity_value
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _SCI = re.compile(
-    r"(?<![\w.])([-+−]?\d+(?:\.\d+)?)\s*[×x*·]\s*10\s*\^?\s*\(?\s*([-+−]?\d+)(?:\s*\))?"
+    r"(?<![\w.])([-+−]?\d+(?:\.\d+)?)\s*[×x*·]\s*10\s*\^?\s*"
+    r"(?:\(\s*([-+−]?\d+)\s*\)|([-+−]?\d+))"
 )
 _NUMBER = re.compile(r"^([-+−]?\d+(?:\.\d+)?(?:[eE][-+−]?\d+)?)([^\d]*)$")
 _HIDDEN = re.compile(r"`[^`]*`|\S*/\S*|\b\d{8}-\d{6}-[0-9a-f]{6}\b")
-_SPLIT = re.compile(r"[\s=<>≈~±,;()\[\]{}|]+|(?<=\d)[–—-](?=\d)")
+_TOKEN = re.compile(r"[^\s=<>≈~±,;()\[\]{}|]+")
+_RANGE = re.compile(r"(?<=\d)[–—-](?=\d)")
+REF_MARKER = re.compile(r"\[ref:([A-Za-z][A-Za-z0-9_-]{0,39})\]")
+"""The inline marker of a literature value: ``2.49×10⁻⁵ cm²/s [ref:mark2001]``."""
+_UNIT_SCALE = re.compile(r"^\s*(?:1e|10\^?)([-+−]?\d+)\b")
+MARKER_REACH = 40
+"""The most characters (a unit) allowed between a number and its ``[ref:KEY]`` marker."""
 
 
 @dataclass(frozen=True)
 class Written:
-    """A number as written in text: its text, value and rounding tolerance."""
+    """A number as written in text: its text, value, rounding and place in the text."""
 
     text: str
     value: float
     rounding: float
+    start: int = 0
+    end: int = 0
 
 
 def _rounding(mantissa: str, exponent: int = 0) -> float:
@@ -55,7 +68,16 @@ def _rounding(mantissa: str, exponent: int = 0) -> float:
     return 0.5 * 10.0 ** (exponent - len(digits))
 
 
-def _parse(token: str) -> Written | None:
+def precision(value: float) -> float:
+    """Half a unit of the last digit of ``value`` as Python writes it (``2.49`` -> 0.005)."""
+    return _rounding(repr(float(value))) if math.isfinite(value) else 0.0
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _parse(token: str, start: int) -> Written | None:
     match = _NUMBER.match(token)
     if not match:
         return None
@@ -64,107 +86,47 @@ def _parse(token: str) -> Written | None:
         value = float(raw)
     except ValueError:
         return None
-    return Written(token, value, _rounding(raw))
+    return Written(token, value, _rounding(raw), start, start + len(token))
 
 
 def numbers_in_text(text: str) -> list[Written]:
-    """The numbers written in ``text`` (see the module docstring for what counts)."""
-    text = _HIDDEN.sub(" ", text.translate(_SUPERSCRIPT))
+    """The numbers written in ``text``, in order (see the module docstring for what counts)."""
+    text = REF_MARKER.sub(_blank, _HIDDEN.sub(_blank, text.translate(_SUPERSCRIPT)))
     found: list[Written] = []
 
     def _sci(m: re.Match[str]) -> str:
-        mantissa, exponent = m.group(1).replace("−", "-"), int(m.group(2).replace("−", "-"))
+        mantissa = m.group(1).replace("−", "-")
+        exponent = int((m.group(2) or m.group(3)).replace("−", "-"))
         value = float(mantissa) * 10.0**exponent
-        found.append(Written(m.group(0), value, _rounding(mantissa, exponent)))
-        return " "
+        found.append(Written(m.group(0), value, _rounding(mantissa, exponent), m.start(), m.end()))
+        return " " * len(m.group(0))
 
-    text = _SCI.sub(_sci, text)
-    for token in _SPLIT.split(text):
-        token = token.strip(".:!?'\"")
-        if not token or not any(c.isdigit() for c in token):
-            continue
-        if token[0].isalpha():
-            continue  # an identifier: H2O, Cu3Au, B0, step2
-        written = _parse(token)
+    text = _RANGE.sub(" ", _SCI.sub(_sci, text))
+    for m in _TOKEN.finditer(text):
+        token = m.group(0)
+        stripped = token.strip(".:!?'\"")
+        if not stripped or not any(c.isdigit() for c in stripped) or stripped[0].isalpha():
+            continue  # words and identifiers: H2O, Cu3Au, B0, step2
+        written = _parse(stripped, m.start() + token.index(stripped))
         if written is not None:
             found.append(written)
-    return found
+    return sorted(found, key=lambda w: w.start)
 
 
-# -- reading artifacts --------------------------------------------------------------
-def _flat(values: Any) -> Iterator[float]:
-    arr = np.asarray(values)
-    if arr.dtype.kind in "iuf":
-        yield from (float(v) for v in arr.ravel() if math.isfinite(float(v)))
+def within(x: float, target: float, rtol: float, rounding: float = 0.0) -> bool:
+    """Whether ``x`` lies within ``max(rtol·|target|, rounding)`` of ``target``."""
+    if not (math.isfinite(x) and math.isfinite(target)):
+        return False
+    return abs(x - target) <= max(rtol * abs(target), rounding, 1e-300)
 
 
-def _h5_numbers(path: Path) -> Iterator[float]:
-    out: list[float] = []
-
-    def visit(_name: str, obj: Any) -> None:
-        for value in obj.attrs.values():
-            out.extend(_flat(value))
-        if isinstance(obj, h5py.Dataset) and obj.dtype.kind in "iuf":
-            out.extend(_flat(obj[()]))
-
-    with h5py.File(path, "r") as h5:
-        for value in h5.attrs.values():
-            out.extend(_flat(value))
-        h5.visititems(visit)
-    yield from out
+def unit_scale(unit: str) -> float:
+    """The power of ten a unit starts with (``1e-5 cm^2/s`` -> 1e-5; otherwise 1)."""
+    match = _UNIT_SCALE.match(unit)
+    return 10.0 ** int(match.group(1).replace("−", "-")) if match else 1.0
 
 
-def _xyz_numbers(path: Path) -> Iterator[float]:
-    # lazy: ase.io takes ~1 s to import
-    from ase.io import read
-
-    for atoms in read(str(path), index=":"):
-        yield from _flat(atoms.positions)
-        yield float(len(atoms))
-        if atoms.cell.rank == 3:
-            yield from _flat(atoms.cell.array)
-            yield float(atoms.get_volume())
-        for value in atoms.info.values():
-            yield from _flat(value) if not isinstance(value, str | bool) else ()
-        for name, array in atoms.arrays.items():
-            if name not in ("numbers",):
-                yield from _flat(array)
-        if atoms.calc is not None:
-            for value in atoms.calc.results.values():
-                yield from _flat(value)
-
-
-def _json_numbers(data: Any) -> Iterator[float]:
-    if isinstance(data, bool):
-        return
-    if isinstance(data, int | float):
-        if math.isfinite(data):
-            yield float(data)
-    elif isinstance(data, dict):
-        for v in data.values():
-            yield from _json_numbers(v)
-    elif isinstance(data, list):
-        for v in data:
-            yield from _json_numbers(v)
-
-
-def artifact_numbers(path: Path) -> np.ndarray:
-    """Every number a contract file holds (empty for other kinds or unreadable files)."""
-    suffix = path.suffix.lower()
-    try:
-        if suffix in (".h5", ".hdf5"):
-            values = list(_h5_numbers(path))
-        elif suffix in (".extxyz", ".xyz"):
-            values = list(_xyz_numbers(path))
-        elif suffix == ".json":
-            values = list(_json_numbers(json.loads(path.read_text())))
-        else:
-            values = []
-    except Exception:  # an unreadable file traces nothing
-        values = []
-    return np.asarray(values, dtype=float)
-
-
+# -- artifacts --------------------------------------------------------------------------
 TRACEABLE_SUFFIXES = (".h5", ".hdf5", ".extxyz", ".xyz", ".json")
 NOT_ARTIFACTS = frozenset({"transcript.json"})
 """Files holding what models wrote (their conversations): never a source of truth."""
@@ -173,39 +135,6 @@ NOT_ARTIFACTS = frozenset({"transcript.json"})
 def is_traceable(path: Path) -> bool:
     """Whether ``path`` is a contract file the guard may trace values to."""
     return path.suffix.lower() in TRACEABLE_SUFFIXES and path.name not in NOT_ARTIFACTS
-
-
-def traceable_files(folders: Iterable[Path]) -> list[Path]:
-    """The contract files (HDF5, XYZ, JSON) under ``folders``, conversations excluded."""
-    out: list[Path] = []
-    for folder in folders:
-        if folder.is_dir():
-            out += sorted(p for p in folder.rglob("*") if p.is_file() and is_traceable(p))
-    return out
-
-
-class TraceIndex:
-    """Sorted values with a tolerant membership test."""
-
-    def __init__(self, values: Iterable[float] | np.ndarray) -> None:
-        arr = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, float)
-        self.values = np.unique(arr[np.isfinite(arr)])
-
-    @classmethod
-    def of_files(cls, paths: Sequence[Path], extra: Iterable[float] = ()) -> TraceIndex:
-        """An index of every number in ``paths`` plus ``extra``."""
-        parts = [artifact_numbers(p) for p in paths]
-        parts.append(np.asarray(list(extra), float))
-        return cls(np.concatenate(parts) if parts else np.empty(0))
-
-    def contains(self, x: float, rtol: float, rounding: float = 0.0) -> bool:
-        """Whether some value lies within ``max(rtol·|x|, rounding)`` of ``x``."""
-        if not self.values.size or not math.isfinite(x):
-            return False
-        tol = max(rtol * abs(x), rounding, 1e-300)
-        i = int(np.searchsorted(self.values, x))
-        near = self.values[max(0, i - 1) : i + 1]
-        return bool(np.any(np.abs(near - x) <= tol))
 
 
 def resolve_source(source: str, root: Path, allowed: Sequence[Path]) -> Path | None:
@@ -219,26 +148,82 @@ def resolve_source(source: str, root: Path, allowed: Sequence[Path]) -> Path | N
     return None
 
 
-def check_value(
-    name: str, value: float, source: str, root: Path, allowed: Sequence[Path], rtol: float
-) -> str | None:
-    """Why ``value`` does not trace to ``source`` (None when it does)."""
+@dataclass(frozen=True)
+class Trace:
+    """The outcome of tracing one value: the quantity it matched, or why it did not."""
+
+    quantity: str = ""
+    value: float = math.nan
+    problem: str | None = None
+
+
+def trace_value(
+    name: str,
+    value: float,
+    source: str,
+    quantity: str,
+    *,
+    root: Path,
+    allowed: Sequence[Path],
+    rtol: float,
+) -> Trace:
+    """Trace ``value`` to the quantity ``quantity`` of ``source`` (an empty quantity: the
+    named quantity of ``source`` that matches, if exactly one value fits)."""
     path = resolve_source(source, root, allowed)
     if path is None:
-        return f"{name} = {value:g}: its source {source!r} is not an artifact of this run"
-    if not TraceIndex(artifact_numbers(path)).contains(value, rtol):
-        return f"{name} = {value:g}: no value of {source} matches it (relative tolerance {rtol:g})"
-    return None
+        return Trace(problem=f"{name} = {value:g}: its source {source!r} is not an artifact")
+    tol = precision(value)
+    if quantity:
+        q = quantity_value(path, quantity)
+        if q is None:
+            names = ", ".join(list(named_quantities(path))[:20])
+            return Trace(problem=f"{name}: {source} has no quantity {quantity!r} (it has: {names})")
+        if not within(value, q, rtol, tol):
+            return Trace(problem=f"{name} = {value!r}: {source} {quantity} is {q:.6g}")
+        return Trace(quantity, q)
+    for key, q in named_quantities(path).items():
+        if within(value, q, rtol, tol):
+            return Trace(key, q)
+    return Trace(problem=f"{name} = {value!r}: no named quantity of {source} has this value")
 
 
-def check_outputs(outputs: dict[str, OutputValue], workdir: Path, rtol: float) -> list[str]:
-    """Problems of an executor's outputs, each traced to its file in ``workdir``."""
-    problems = []
+def check_outputs(
+    outputs: Mapping[str, OutputValue], workdir: Path, rtol: float
+) -> tuple[list[str], dict[str, OutputValue]]:
+    """Problems of an executor's outputs, and the outputs with the quantity each traced to."""
+    problems: list[str] = []
+    traced: dict[str, OutputValue] = {}
     for name, out in outputs.items():
-        problem = check_value(name, out.value, out.source, workdir, [workdir], rtol)
-        if problem:
-            problems.append(problem)
-    return problems
+        t = trace_value(
+            name, out.value, out.source, out.quantity, root=workdir, allowed=[workdir], rtol=rtol
+        )
+        if t.problem:
+            problems.append(t.problem)
+        else:
+            traced[name] = out.model_copy(update={"quantity": t.quantity})
+    return problems, traced
+
+
+# -- the final answer --------------------------------------------------------------------
+def _markers(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group(1)) for m in REF_MARKER.finditer(text.translate(_SUPERSCRIPT))]
+
+
+def _marked(numbers: list[Written], text: str) -> dict[int, str]:
+    """Which numbers (by index) a ``[ref:KEY]`` marker right after them marks."""
+    out: dict[int, str] = {}
+    for pos, key in _markers(text):
+        before = [i for i, w in enumerate(numbers) if w.end <= pos]
+        if before and pos - numbers[before[-1]].end <= MARKER_REACH:
+            out[before[-1]] = key
+    return out
+
+
+def _matches(w: Written, value: float, unit: str, rtol: float) -> bool:
+    scale = unit_scale(unit)
+    return within(w.value, value, rtol, w.rounding) or (
+        scale != 1.0 and within(w.value, value * scale, rtol, w.rounding)
+    )
 
 
 def check_report(
@@ -247,21 +232,41 @@ def check_report(
     *,
     root: Path,
     allowed: Sequence[Path],
+    references: Sequence[LiteratureValue] = (),
     known: Iterable[float] = (),
     rtol: float = 1e-3,
 ) -> list[str]:
-    """Problems of a final report: each value against its source, each written number
-    against every artifact of the run (and the ``known`` numbers of the request)."""
+    """Problems of a final answer (empty: it passes; see the module docstring)."""
     problems: list[str] = []
-    traced: list[float] = []
+    results: list[tuple[float, str]] = []
     for v in values:
-        problem = check_value(v.name, v.value, v.source, root, allowed, rtol)
-        if problem is None:
-            traced.append(v.value)
+        t = trace_value(
+            v.name, v.value, v.source, v.quantity, root=root, allowed=allowed, rtol=rtol
+        )
+        if t.problem:
+            problems.append(t.problem)
         else:
-            problems.append(problem)
-    index = TraceIndex.of_files(traceable_files(allowed), [*known, *traced])
-    for w in numbers_in_text(summary):
-        if not index.contains(w.value, rtol, w.rounding):
-            problems.append(f"the number {w.text!r} in the summary traces to no artifact")
+            results.append((t.value, v.unit))
+    refs = {r.key: r for r in references}
+    if len(refs) != len(references):
+        problems.append("two references share a key")
+    inputs = [(k, "") for k in known]
+    numbers = numbers_in_text(summary)
+    marked = _marked(numbers, summary)
+    for _pos, key in _markers(summary):
+        if key not in refs:
+            problems.append(f"the marker [ref:{key}] names no entry of references")
+    for i, w in enumerate(numbers):
+        mark = marked.get(i)
+        if mark is not None:
+            ref = refs.get(mark)
+            if ref is not None and not _matches(w, ref.value, ref.unit, rtol):
+                problems.append(
+                    f"{w.text!r} is marked [ref:{mark}] but that reference holds {ref.value:g}"
+                )
+        elif not any(_matches(w, x, unit, rtol) for x, unit in [*results, *inputs]):
+            problems.append(
+                f"the number {w.text!r} in the summary is none of the reported values traced "
+                "to an artifact (a literature value must be marked [ref:KEY])"
+            )
     return problems

@@ -99,6 +99,26 @@ class SubtaskReport:
             "folders": list(self.folders),
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SubtaskReport:
+        """The report recorded by :meth:`as_dict` (a resumed run reads its reports back)."""
+        return cls(
+            subtask_id=str(data["subtask_id"]),
+            executor=str(data["executor"]),
+            status="completed" if data.get("status") == "completed" else "failed",
+            outputs={
+                k: OutputValue.model_validate(v) for k, v in dict(data.get("outputs", {})).items()
+            },
+            missing=tuple(data.get("missing", ())),
+            structures=tuple(data.get("structures", ())),
+            artifacts=tuple(data.get("artifacts", ())),
+            summary=str(data.get("summary", "")),
+            error=str(data.get("error", "")),
+            attempts=int(data.get("attempts", 1)),
+            child_run_id=data.get("child_run_id"),
+            folders=tuple(data.get("folders", ())),
+        )
+
     def text(self) -> str:
         """The report as the orchestrator reads it."""
         lines = [f"subtask {self.subtask_id} ({self.executor}): {self.status}"]
@@ -108,7 +128,10 @@ class SubtaskReport:
             lines.append(f"summary: {self.summary}")
         for name, out in self.outputs.items():
             unit = f" {out.unit}" if out.unit else ""
-            lines.append(f"output {name} = {out.value!r}{unit} (source {out.source})")
+            lines.append(
+                f"output {name} = {out.value!r}{unit} (source {out.source}; "
+                f"quantity {out.quantity or '?'})"
+            )
         if self.missing:
             lines.append(f"missing outputs: {', '.join(self.missing)}")
         for s in self.structures:

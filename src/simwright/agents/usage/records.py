@@ -21,6 +21,7 @@ from sqlalchemy import select
 
 from simwright import __version__
 from simwright.agents.usage.ledger import UsageEntry
+from simwright.errors import ValidationError
 from simwright.graph import codec
 from simwright.graph.runner import new_run_id
 from simwright.settings import Settings
@@ -60,6 +61,51 @@ class AgentRecorder:
         )
         return cls(store, run_id, run_dir)
 
+    @classmethod
+    def reopen(cls, store: Store, run_id: str) -> AgentRecorder:
+        """The recorder of a stored agent run, to resume it (status back to ``running``)."""
+        row = store.get_run(run_id)
+        if row.protocol != AGENT_PROTOCOL:
+            raise ValidationError(f"run {row.id} is a {row.protocol} run, not an agent run")
+        if row.status == "completed":
+            raise ValidationError(f"agent run {row.id} already completed; nothing to resume")
+        run_dir = Path(row.workdir)
+        if not run_dir.is_dir():
+            raise ValidationError(f"cannot resume {row.id}: its folder {run_dir} is missing")
+        with store.transaction() as s:
+            run = s.get(RunRow, row.id)
+            assert run is not None
+            run.status, run.error, run.updated_at = "running", None, utcnow()
+        return cls(store, row.id, run_dir)
+
+    def usage_entries(self) -> list[UsageEntry]:
+        """The model requests already booked for this run (a resumed ledger starts with them)."""
+        with self.store.transaction() as s:
+            q = select(AgentUsageRow).where(AgentUsageRow.run_id == self.run_id)
+            rows = s.scalars(q.order_by(AgentUsageRow.id)).all()
+            return [
+                UsageEntry(
+                    r.role,
+                    r.subtask,
+                    r.model,
+                    r.input_tokens,
+                    r.output_tokens,
+                    r.prompt_tokens,
+                    r.cost_usd,
+                    r.ok,
+                    r.requests,
+                )
+                for r in rows
+            ]
+
+    def subtasks(self) -> list[AgentSubtaskRow]:
+        """The run's subtask rows in the order they were planned or added."""
+        with self.store.transaction() as s:
+            q = select(AgentSubtaskRow).where(AgentSubtaskRow.run_id == self.run_id)
+            rows = list(s.scalars(q.order_by(AgentSubtaskRow.id)).all())
+            s.expunge_all()
+            return rows
+
     # -- usage and events ---------------------------------------------------
     def usage(self, e: UsageEntry) -> None:
         """Write one model request."""
@@ -97,6 +143,7 @@ class AgentRecorder:
         attempts: int = 0,
         report: Mapping[str, Any] | None = None,
         child_run_id: str | None = None,
+        revision: int = 0,
     ) -> None:
         """Insert or update a subtask."""
         with self.store.transaction() as s:
@@ -114,6 +161,7 @@ class AgentRecorder:
             row.attempts = attempts
             row.report_json = json.dumps(dict(report or {}), default=str)
             row.child_run_id = child_run_id
+            row.revision = revision
             row.updated_at = utcnow()
 
     def review(

@@ -5,7 +5,8 @@ array elements are written ``starting_magnetization(1)``), the species with thei
 pseudopotential files, the structure (positions and cell in Å), optional fixed
 coordinates and the k-point mesh. :func:`render` writes the text pw.x reads; the
 variables derived from the structure (``ibrav``, ``nat``, ``ntyp``) and the
-launcher's paths (``pseudo_dir``, ``outdir``, ``prefix``) are set by the template.
+launcher's paths (``pseudo_dir``, ``outdir``, ``prefix``) are set by the template,
+and every variable naming a file or folder (:data:`PATH_VARIABLES`) is refused.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Literal
 import numpy as np
 from ase.data import atomic_masses, atomic_numbers
 
+from simwright.engines.confine import ConfinementError, plain_name
 from simwright.engines.espresso.parse import PwOutput, parse_output
 from simwright.errors import ValidationError
 from simwright.structure import Structure
@@ -32,6 +34,40 @@ MANAGED: frozenset[str] = frozenset(
     {"ibrav", "nat", "ntyp", "pseudo_dir", "outdir", "prefix", "celldm", "a", "b", "c"}
 )
 """Variables the template sets itself; giving them in ``namelists`` is refused."""
+
+PATH_VARIABLES: frozenset[str] = frozenset(
+    {"outdir", "wfcdir", "prefix", "pseudo_dir", "input_xml_schema_file", "dmft_prefix"}
+)
+"""pw.x namelist variables that name a file or folder (6.7, plus later ``dmft_prefix``).
+
+The template sets ``outdir``, ``prefix`` and ``pseudo_dir`` to fixed places inside
+the step directory; every one of them is refused in a request or an input, so
+that pw.x never reads or writes a path simwright did not choose. ``prefix`` is
+refused too, even as a plain name: the parser and the recovery machine find
+pw.x's files under the fixed ``pwscf`` prefix.
+"""
+
+
+def path_variables(namelists: Mapping[str, Mapping[str, object]]) -> list[str]:
+    """The variables of ``namelists`` that name files or folders, as written."""
+    return sorted(
+        name
+        for values in namelists.values()
+        for name in values
+        if name.split("(")[0].strip().lower() in PATH_VARIABLES
+    )
+
+
+def refuse_path_variables(namelists: Mapping[str, Mapping[str, object]]) -> None:
+    """Raise :class:`~simwright.engines.confine.ConfinementError` naming any path variable."""
+    found = path_variables(namelists)
+    if found:
+        raise ConfinementError(
+            f"pw.x variable(s) {', '.join(found)} name files or folders; simwright sets "
+            "outdir, prefix and pseudo_dir itself, inside the step directory, and refuses "
+            "these in requests and overrides"
+        )
+
 
 INPUT_NAME = "pw.in"
 OUTPUT_NAME = "pw.stdout"
@@ -48,6 +84,11 @@ class Species:
     symbol: str
     pseudo_file: str
     mass_amu: float | None = None
+
+    def __post_init__(self) -> None:
+        why = plain_name(self.pseudo_file)
+        if why:
+            raise ConfinementError(f"pseudopotential of {self.symbol}: {why}")
 
     @property
     def mass(self) -> float:
@@ -188,6 +229,7 @@ def _managed_values(inp: PwInput) -> dict[str, dict[str, Value]]:
 
 def render(inp: PwInput) -> str:
     """The pw.x input text for ``inp``."""
+    refuse_path_variables(inp.namelists)
     for values in inp.namelists.values():
         clash = sorted(k for k in values if k.split("(")[0].lower() in MANAGED)
         if clash:

@@ -372,3 +372,32 @@ def _final_block(spec: MDSpec) -> str:
     lines = [f"write_restart   {RESTART_NAME}"] if spec.write_restart else []
     lines.append(f"write_data      {FINAL_DATA_NAME} nocoeff")
     return "\n".join(lines)
+
+
+def render_single_point(forcefield: ForceField, start: DataStart) -> str:
+    """The ``in.lammps`` of a single-point energy: read the data file, ``run 0``.
+
+    Pure like :func:`render_input`; thermo reports the potential energy (eV, not
+    normalised by the number of atoms) in the same canonical columns.
+    """
+    _check_path(start.path)
+    if forcefield.kspace is not None and not all(start.pbc):
+        raise ValidationError(
+            f"force field {forcefield.name!r} uses PPPM, which needs a periodic box in x, y and z"
+        )
+    header = "\n".join(
+        [
+            f"# simwright LAMMPS single point: force field {forcefield.name}",
+            f"# force field reference: {forcefield.reference}",
+            "# units metal: eV, Å, ps, bar",
+        ]
+    )
+    output = "\n".join(
+        [
+            f"thermo_style    custom {' '.join(THERMO_KEYWORDS)}",
+            "thermo_modify   norm no flush yes format float %.10g",
+            "thermo          1",
+        ]
+    )
+    blocks = [header, _read_block(start), _forcefield_block(forcefield), output]
+    return "\n\n".join([*blocks, "run             0"]) + "\n"

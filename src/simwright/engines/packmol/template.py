@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simwright.engines.confine import ConfinementError, relative_name
 from simwright.engines.packmol.spec import PackSpec, box_edge_a
 from simwright.errors import EngineError, ValidationError
 from simwright.molecules.library import Molecule
@@ -89,6 +90,10 @@ def render_packmol_input(
     """
     if len(file_names) != len(spec.components):
         raise ValidationError("render_packmol_input needs one file name per component")
+    for name in (*file_names, output_name):
+        why = relative_name(name)
+        if why:
+            raise ConfinementError(f"PACKMOL input: {why}")
     lo, hi = spec.margin, box_a - spec.margin
     lines = [
         "# PACKMOL input written by simwright",
@@ -115,7 +120,7 @@ def render_packmol_input(
 def molecule_xyz(molecule: Molecule) -> str:
     """A plain xyz file of a molecule, as PACKMOL reads it."""
     s = molecule.structure
-    lines = [str(len(s)), molecule.name]
+    lines = [str(len(s)), " ".join(molecule.name.split())]  # one comment line
     lines += [
         f"{sym:<2s} {x:14.8f} {y:14.8f} {z:14.8f}"
         for sym, (x, y, z) in zip(s.symbols, s.positions, strict=True)

@@ -14,6 +14,7 @@ are never written.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import tempfile
@@ -107,7 +108,12 @@ def dry_run_check(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     scratch: Path | None = None,
 ) -> CheckReport:
-    """Run the analysed script with ``run 0`` in a scratch copy; its report with LAMMPS errors."""
+    """Run the analysed script with ``run 0`` in a scratch copy; its report with LAMMPS errors.
+
+    A script whose static checks failed is never run: its static report is returned.
+    """
+    if not analysis.report.ok:
+        return analysis.report
     if scratch is not None:
         return _dry_run_in(scratch, analysis, policy, lmp, variables or {}, timeout_s)
     with tempfile.TemporaryDirectory(prefix="simwright-lammps-check-") as tmp:
@@ -191,6 +197,7 @@ def prepare_scratch(
     """Copy the inputs into ``scratch`` and write the dry-run text of each script there."""
     retarget = retarget or _Retarget(workdir, scratch)
     scratch.mkdir(parents=True, exist_ok=True)
+    refuse_links(scratch)
     for rel in analysis.inputs:
         target = scratch / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -200,6 +207,21 @@ def prepare_scratch(
         target.parent.mkdir(parents=True, exist_ok=True)
         text = retarget(dry_run_text(source, analysis.commands))
         target.write_text(text, encoding="utf-8", errors="surrogateescape")
+    refuse_links(scratch)
+
+
+def refuse_links(scratch: Path) -> None:
+    """Raise :class:`EngineError` when ``scratch`` holds a symbolic link.
+
+    The dry run writes the files the script writes into ``scratch``; a link
+    left there (in a ``scratch_dir`` given by the caller) would carry those
+    writes elsewhere. The copies this module makes are plain files.
+    """
+    for folder, dirs, files in os.walk(scratch):
+        for entry in (*dirs, *files):
+            path = Path(folder) / entry
+            if path.is_symlink():
+                raise EngineError(f"the dry run's scratch directory holds a link: {path}")
 
 
 def dry_run_text(source: SourceFile, commands: Sequence[Command]) -> str:

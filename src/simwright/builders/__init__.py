@@ -1,0 +1,42 @@
+"""Structure builders: typed specs in, :class:`~simwright.structure.Structure` out.
+
+Pure functions over ASE's builders (no files, no records): bulk crystals by
+prototype and supercells (:mod:`.crystals`), surface slabs (:mod:`.slabs`),
+point defects (:mod:`.defects`), molecules of the library (:mod:`.molecules`),
+one entry point for all of them (:mod:`.dispatch`), and packed liquids
+(:mod:`.liquids`, the one spec that needs an engine, PACKMOL). Steps wrap them in
+:mod:`simwright.steps.build`, which records what was built.
+"""
+
+from simwright.builders.crystals import (
+    BulkSpec,
+    SupercellSpec,
+    build_bulk,
+    build_supercell,
+    supercell,
+)
+from simwright.builders.defects import VacancySpec, build_vacancy, vacancy
+from simwright.builders.dispatch import StructureSpec, build_structure, describe_spec
+from simwright.builders.liquids import LiquidSpec, pack_liquid
+from simwright.builders.molecules import MoleculeSpec, build_molecule
+from simwright.builders.slabs import SlabSpec, build_slab
+
+__all__ = [
+    "BulkSpec",
+    "LiquidSpec",
+    "MoleculeSpec",
+    "SlabSpec",
+    "StructureSpec",
+    "SupercellSpec",
+    "VacancySpec",
+    "build_bulk",
+    "build_molecule",
+    "build_slab",
+    "build_structure",
+    "build_supercell",
+    "build_vacancy",
+    "describe_spec",
+    "pack_liquid",
+    "supercell",
+    "vacancy",
+]
