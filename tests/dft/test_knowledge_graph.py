@@ -128,15 +128,14 @@ def test_validate_suggests_the_closest_name_and_its_namelist(kg) -> None:
             {"system": {"smearing": "triangle", "occupations": "smearing", "degauss": 0.01}},
             "not_allowed",
         ),
-        ({"electrons": {"mixing_beta": 1.5}}, "out_of_range"),
-        ({"system": {"degauss": 0.02}}, "missing_dependency"),
+        ({"control": {"nstep": -1}}, "out_of_range"),
         ({"system": {"occupations": "smearing"}}, "missing_dependency"),
         ({"system": {"nspin": 2}}, "missing_dependency"),
-        ({"system": {"Hubbard_U(1)": 4.0}}, "missing_dependency"),
-        ({"system": {"london_s6": 0.75}}, "missing_dependency"),
-        ({"system": {"nqx1": 2}}, "missing_dependency"),
-        ({"system": {"starting_magnetization": 0.5, "nspin": 2}}, "missing_index"),
-        ({"system": {"ecutwfc": 40.0, "ecutrho": 100.0}}, "inconsistent"),
+        (
+            {"system": {"nspin": 2, "occupations": "smearing", "degauss": 0.01}},
+            "missing_dependency",
+        ),
+        ({"system": {"ecutwfc": 40.0, "ecutrho": 40.0}}, "inconsistent"),
         ({"control": {"calculation": "vc-relax"}, "ions": {}}, "missing_namelist"),
         ({"system": {"lgcscf": True}}, "later_version"),
         ({"system": {"ensemble_energies": True}}, "rejected"),
@@ -146,6 +145,38 @@ def test_validate_suggests_the_closest_name_and_its_namelist(kg) -> None:
 def test_validate_reports_each_kind_of_problem(kg, namelists, kind) -> None:
     kinds = {p.kind for p in errors(validate_input(namelists, kg))}
     assert kind in kinds
+
+
+@pytest.mark.parametrize(
+    ("namelists", "kind"),
+    [
+        ({"system": {"degauss": 0.02}}, "missing_dependency"),
+        ({"system": {"Hubbard_U(1)": 4.0}}, "missing_dependency"),
+        ({"system": {"london_s6": 0.8}}, "missing_dependency"),
+        ({"system": {"nqx1": 2}}, "missing_dependency"),
+        ({"control": {"disk_io": "everything"}}, "not_allowed"),
+        ({"electrons": {"mixing_beta": 1.5}}, "out_of_range"),
+        ({"system": {"starting_magnetization(1)": 2.0}}, "out_of_range"),
+        ({"system": {"starting_magnetization": 0.5}}, "missing_index"),
+        ({"system": {"ecutwfc": 40.0, "ecutrho": 100.0}}, "inconsistent"),
+        (
+            {
+                "system": {
+                    "nspin": 2,
+                    "occupations": "smearing",
+                    "degauss": 0.01,
+                    "starting_magnetization(1)": 0.0,
+                }
+            },
+            "inconsistent",
+        ),
+    ],
+)
+def test_what_pw_accepts_is_only_a_warning(kg, namelists, kind) -> None:
+    """pw.x 6.7 runs these (the setting is ignored or falls back): warnings, not errors."""
+    problems = validate_input(namelists, kg)
+    assert errors(problems) == []
+    assert kind in {p.kind for p in problems if p.severity == "warning"}
 
 
 def test_a_consistent_metal_spin_input_has_no_errors(kg) -> None:

@@ -245,7 +245,8 @@ def test_proposer_tiers_restart_from_the_template_and_are_validated(tmp_path: Pa
 
 
 def test_input_errors_are_repaired_from_the_graph_before_running(tmp_path: Path) -> None:
-    inp, nel = template("Si", overrides={"system": {"ecutrho": 20.0}})
+    # pw.x 6.7 stops on ecutrho <= ecutwfc (set_cutoff); below 4 × ecutwfc it only remarks
+    inp, nel = template("Si", overrides={"system": {"ecutrho": 12.0}})
     m, runs = machine(nel)
     out = m.run(inp, tmp_path)
     assert out.status == "success" and out.repairs[0] == "knowledge_graph_validation"

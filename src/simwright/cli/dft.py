@@ -5,7 +5,7 @@ A Typer sub-app (``dft_app``) mounted by the main CLI::
     simwright dft params search smearing [--json]
     simwright dft params show degauss [--json]
     simwright dft recommend "Cu(111) slab with PBE" [--json]
-    simwright dft validate pw.in.yaml [--json]
+    simwright dft validate pw.in|pw.in.yaml|DIR [--json]
 """
 
 from __future__ import annotations
@@ -13,15 +13,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-import yaml
 from rich.console import Console
 from rich.markup import escape
 
-from simwright.errors import ParseError, SimwrightError
+from simwright.errors import SimwrightError
 from simwright.settings import load_settings
+
+if TYPE_CHECKING:
+    from simwright.dft.file_checks import FileReport
 
 dft_app = typer.Typer(
     help="DFT with Quantum ESPRESSO: pw.x parameters and recommendations.", no_args_is_help=True
@@ -114,29 +116,43 @@ def recommend_cmd(
 
 @dft_app.command("validate")
 def validate_cmd(
-    path: Annotated[Path, typer.Argument(help="YAML or JSON: namelist -> variable -> value")],
-    json_out: JsonOpt = False,
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="a pw.x input file, a YAML/JSON namelist mapping, or a directory of them"
+        ),
+    ],
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per file (JSON lines).")
+    ] = False,
 ) -> None:
-    """Check pw.x namelists against the knowledge graph (exit 1 when there are errors)."""
-
+    """Check pw.x inputs against the knowledge graph (exit 1: errors; 2: unreadable input)."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.dft.validation import errors, validate_input
+    from simwright.dft.file_checks import FileReport, check_file, input_files
 
-    try:
-        data = yaml.safe_load(path.read_text())
-        if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-            raise ParseError(f"{path}: expected a mapping namelist -> variable -> value")
-        problems = validate_input(data)
-    except (OSError, yaml.YAMLError) as exc:
-        raise _fail(ParseError(f"{path}: {exc}"), json_out) from exc
-    except SimwrightError as exc:
-        raise _fail(exc, json_out) from exc
-    if json_out:
-        _emit({"ok": not errors(problems), "problems": [p.as_dict() for p in problems]})
+    files = input_files(path) if path.exists() else []
+    if not files:
+        why = "does not exist" if not path.exists() else "holds no pw.x input (*.in, *.pwi, *.yaml)"
+        reports = [FileReport(str(path), error=f"{path} {why}", error_type="ParseError")]
     else:
-        for p in problems:
-            _out.print(f"{p.severity}: {p.message}", markup=False, highlight=False)
-        if not problems:
-            _out.print("no problems found")
-    if errors(problems):
+        reports = [check_file(f) for f in files]
+    for r in reports:
+        if json_out:
+            sys.stdout.write(json.dumps(r.as_dict(), default=str, ensure_ascii=False) + "\n")
+        else:
+            _print_report(r, len(reports) > 1)
+    if any(r.error is not None for r in reports):
+        raise typer.Exit(2)
+    if not all(r.ok for r in reports):
         raise typer.Exit(1)
+
+
+def _print_report(report: FileReport, named: bool) -> None:
+    prefix = f"{report.path}: " if named else ""
+    if report.error is not None:
+        _err.print(f"[red]error:[/] {escape(report.error)}", markup=True, highlight=False)
+        return
+    for p in report.problems:
+        _out.print(f"{prefix}{p.severity}: {p.message}", markup=False, highlight=False)
+    if not report.problems:
+        _out.print(f"{prefix}no problems found", markup=False, highlight=False)

@@ -20,6 +20,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from simwright.dft.file_checks import validate_text
     from simwright.dft.handlers import HANDLERS, Diagnosis, Repair, RepairContext, diagnose
     from simwright.dft.knowledge_graph import KnowledgeGraph, Parameter, load_knowledge_graph
     from simwright.dft.proposers import (
@@ -61,6 +62,7 @@ _HOME = {
     "build_structure": "structures",
     "Problem": "validation",
     "validate_input": "validation",
+    "validate_text": "file_checks",
 }
 """Where each public name lives; imported on first use, so ``simwright.cli.dft`` stays light."""
 
@@ -97,4 +99,5 @@ __all__ = [
     "recommend",
     "request_from_text",
     "validate_input",
+    "validate_text",
 ]

@@ -19,7 +19,30 @@ from dataclasses import dataclass
 Value = bool | int | float | str
 
 SMEARING = "smearing"
-HYBRIDS = frozenset({"pbe0", "hse", "b3lyp", "gaupbe", "x3lyp", "b3lyp-v1r", "pbe0-d", "scan0"})
+HYBRIDS = frozenset(
+    {
+        "pbe0",
+        "pbe0-d",
+        "hse",
+        "b3lyp",
+        "b3lyp-v1r",
+        "x3lyp",
+        "gaupbe",
+        "gaup",
+        "scan0",
+        "b86bpbex",
+        "bhahlyp",
+        "bhandhlyp",
+        "vdw-df-cx0",
+        "vdw-df-cx0p",
+        "vdw-df2-0",
+        "vdw-df2-br0",
+        "vdw-df-c090",
+    }
+)
+"""input_dft short names pw.x 6.7 knows as hybrids (Modules/funct.f90)."""
+HYBRID_EXCHANGE = ("pb0x", "b3lp", "x3lp", "hse", "gaup", "cx0", "r860", "br0", "c090", "scan0")
+"""Exact-exchange components of a composite input_dft ('sla+pw+pb0x+pbc')."""
 D2 = frozenset({"grimme-d2", "dft-d"})
 D3 = frozenset({"grimme-d3", "dft-d3"})
 TS = frozenset({"ts", "ts-vdw", "tkatchenko-scheffler"})
@@ -52,6 +75,13 @@ def _eq(value: Value) -> Callable[[Value | None], bool]:
 
 def _in(values: frozenset[str]) -> Callable[[Value | None], bool]:
     return lambda v: isinstance(v, str) and v.lower() in values
+
+
+def _hybrid(v: Value | None) -> bool:
+    if not isinstance(v, str):
+        return False
+    name = v.strip().lower()
+    return name in HYBRIDS or ("+" in name and any(x in name for x in HYBRID_EXCHANGE))
 
 
 def _true(v: Value | None) -> bool:
@@ -144,7 +174,7 @@ REQUIREMENTS: tuple[Requirement, ...] = tuple(
         ),
         "input_dft",
         "a hybrid input_dft (e.g. 'pbe0', 'hse')",
-        _in(HYBRIDS),
+        _hybrid,
     )
     + _requires(
         ("esm_bc", "esm_w", "esm_efield", "esm_nfit"),

@@ -56,6 +56,12 @@ class Parameter:
     indexed: str | None = None
     required: bool = False
     status: Status = "documented"
+    strict: bool = False
+    """True when pw.x 6.7 stops on a value outside ``allowed`` or ``range``.
+
+    Otherwise pw.x runs with it (falls back to a default, clamps it, or just uses it)
+    and the validator only warns.
+    """
 
     def summary(self) -> str:
         """``namelist.name (type): description``."""
@@ -82,6 +88,7 @@ class Parameter:
             "indexed": self.indexed,
             "required": self.required,
             "status": self.status,
+            "strict": self.strict,
             "description": self.description,
         }
 
@@ -316,6 +323,7 @@ def _parameter(name: str, data: Mapping[str, Any]) -> Parameter:
         indexed=data.get("indexed"),
         required=bool(data.get("required", False)),
         status="rejected" if data.get("rejected_by_binary") else "documented",
+        strict=bool(data.get("strict", False)),
     )
 
 

@@ -11,9 +11,8 @@ and (``reserved``) a variable naming a file or folder, which simwright's templat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
 
+from simwright.dft.companions import check_companions
 from simwright.dft.kg_rules import NAMELIST_NEEDS, REQUIREMENTS, Value
 from simwright.dft.knowledge_graph import (
     KnowledgeGraph,
@@ -21,61 +20,17 @@ from simwright.dft.knowledge_graph import (
     load_knowledge_graph,
     split_name,
 )
+from simwright.dft.problems import Namelists, Problem, ProblemKind, errors, flat
 from simwright.engines.espresso.template import path_variables
 
-ProblemKind = Literal[
-    "unknown_variable",
-    "wrong_namelist",
-    "later_version",
-    "rejected",
-    "undocumented",
-    "missing_index",
-    "wrong_type",
-    "not_allowed",
-    "out_of_range",
-    "missing_dependency",
-    "inconsistent",
-    "missing_namelist",
-    "reserved",
+__all__ = [
+    "Namelists",
+    "Problem",
+    "ProblemKind",
+    "errors",
+    "reserved_problems",
+    "validate_input",
 ]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One finding about an input; ``fix`` holds changes that would repair it.
-
-    ``fix`` maps namelist -> {variable: value}; a value None removes the variable.
-    """
-
-    kind: ProblemKind
-    severity: Literal["error", "warning"]
-    namelist: str
-    name: str
-    message: str
-    suggestion: str | None = None
-    suggested_namelist: str | None = None
-    fix: Mapping[str, Mapping[str, Value | None]] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary."""
-        return {
-            "kind": self.kind,
-            "severity": self.severity,
-            "namelist": self.namelist,
-            "name": self.name,
-            "message": self.message,
-            "suggestion": self.suggestion,
-            "suggested_namelist": self.suggested_namelist,
-            "fix": {k: dict(v) for k, v in self.fix.items()},
-        }
-
-
-Namelists = Mapping[str, Mapping[str, Value]]
-
-
-def errors(problems: list[Problem]) -> list[Problem]:
-    """The problems of severity ``error``."""
-    return [p for p in problems if p.severity == "error"]
 
 
 def validate_input(
@@ -93,7 +48,7 @@ def validate_input(
         for name, value in values.items():
             problems.extend(_check_variable(kg, nl.lower(), name, value))
     problems.extend(_check_requirements(namelists, kg))
-    problems.extend(_check_companions(namelists))
+    problems.extend(check_companions(namelists))
     return sorted(problems, key=lambda p: p.severity != "error")
 
 
@@ -112,24 +67,6 @@ def reserved_problems(namelists: Namelists) -> list[Problem]:
         for nl, values in namelists.items()
         for name in values
         if path_variables({nl: {name: None}})
-    ]
-
-
-def _flat(namelists: Namelists) -> dict[str, Value]:
-    """Lower-case base name -> value (the first element of arrays)."""
-    out: dict[str, Value] = {}
-    for values in namelists.values():
-        for name, value in values.items():
-            out.setdefault(split_name(name)[0].lower(), value)
-    return out
-
-
-def _indexed(namelists: Namelists, base: str) -> list[Value]:
-    return [
-        v
-        for values in namelists.values()
-        for k, v in values.items()
-        if split_name(k)[0].lower() == base.lower()
     ]
 
 
@@ -180,10 +117,10 @@ def _check_variable(kg: KnowledgeGraph, nl: str, name: str, value: Value) -> lis
         out.append(
             Problem(
                 "missing_index",
-                "error",
+                "warning",
                 nl,
                 name,
-                f"{param.name} is an array; write {param.name}(1) for the first element",
+                f"{param.name} is an array: this sets only {param.name}(1); write the index",
                 fix={nl: {name: None, f"{param.name}(1)": value}},
             )
         )
@@ -265,41 +202,44 @@ def _check_value(param: Parameter, nl: str, name: str, value: Value) -> list[Pro
         allowed = [a.lower() if isinstance(a, str) else a for a in param.allowed]
         probe = value.lower() if isinstance(value, str) else value
         if probe not in allowed:
-            return [
-                Problem(
-                    "not_allowed",
-                    "error",
-                    nl,
-                    name,
-                    f"{param.name}={value!r} is not allowed; use one of "
-                    + ", ".join(repr(a) for a in param.allowed),
+            choices = ", ".join(repr(a) for a in param.allowed)
+            if param.strict:
+                message = f"{param.name}={value!r} is not allowed; use one of {choices}"
+            else:
+                message = (
+                    f"{param.name}={value!r} is not a documented value ({choices}); "
+                    "pw.x 6.7 falls back to its default"
                 )
+            return [
+                Problem("not_allowed", "error" if param.strict else "warning", nl, name, message)
             ]
     if param.range and isinstance(value, int | float) and not isinstance(value, bool):
         lo, hi = param.range
         if (lo is not None and value < lo) or (hi is not None and value > hi):
+            span = f"{lo} .. {hi if hi is not None else '∞'}"
+            message = f"{param.name}={value!r} is outside {span}"
+            if not param.strict:
+                message += " (pw.x 6.7 runs with it; check that it is meant)"
             return [
-                Problem(
-                    "out_of_range",
-                    "error",
-                    nl,
-                    name,
-                    f"{param.name}={value!r} is outside {lo} .. {hi if hi is not None else '∞'}",
-                )
+                Problem("out_of_range", "error" if param.strict else "warning", nl, name, message)
             ]
     return []
 
 
-def _active(value: Value | None) -> bool:
-    return value is not None and value is not False
+def _active(value: Value | None, param: Parameter | None) -> bool:
+    """Set to something that could act: not unset, not false, not the default."""
+    if value is None or value is False:
+        return False
+    return param is None or param.default is None or value != param.default
 
 
 def _check_requirements(namelists: Namelists, kg: KnowledgeGraph) -> list[Problem]:
-    flat = _flat(namelists)
+    """ "X has no effect unless Y" (warnings: pw.x runs) and namelists per calculation."""
+    values = flat(namelists)
     out: list[Problem] = []
     for r in REQUIREMENTS:
-        value = flat.get(r.source.lower())
-        if not _active(value) or r.test(flat.get(r.target.lower())):
+        value = values.get(r.source.lower())
+        if not _active(value, kg.lookup(r.source)) or r.test(values.get(r.target.lower())):
             continue
         target = kg.lookup(r.target)
         home = target.namelist if target is not None else "system"
@@ -307,7 +247,7 @@ def _check_requirements(namelists: Namelists, kg: KnowledgeGraph) -> list[Proble
         out.append(
             Problem(
                 "missing_dependency",
-                "error",
+                "warning",
                 _where(namelists, r.source),
                 r.source,
                 f"{r.source} has no effect unless {r.expect}",
@@ -316,7 +256,7 @@ def _check_requirements(namelists: Namelists, kg: KnowledgeGraph) -> list[Proble
                 fix,
             )
         )
-    calc = str(flat.get("calculation", "scf")).lower()
+    calc = str(values.get("calculation", "scf")).lower()
     for nl, calcs in NAMELIST_NEEDS.items():
         if calc in calcs and nl not in {k.lower() for k in namelists}:
             out.append(
@@ -347,57 +287,3 @@ def _where(namelists: Namelists, name: str) -> str:
         if any(split_name(k)[0].lower() == name.lower() for k in values):
             return nl
     return "system"
-
-
-def _check_companions(namelists: Namelists) -> list[Problem]:
-    flat = _flat(namelists)
-    out: list[Problem] = []
-    occ = str(flat.get("occupations", "fixed")).lower()
-    if occ == "smearing" and not flat.get("degauss"):
-        out.append(
-            Problem(
-                "missing_dependency",
-                "error",
-                "system",
-                "degauss",
-                "occupations='smearing' needs a smearing width degauss > 0",
-                fix={"system": {"degauss": 0.02}},
-            )
-        )
-    if flat.get("nspin") == 2 and "tot_magnetization" not in flat:
-        moments = _indexed(namelists, "starting_magnetization")
-        if not any(isinstance(m, int | float) and m != 0 for m in moments):
-            out.append(
-                Problem(
-                    "missing_dependency",
-                    "error",
-                    "system",
-                    "starting_magnetization",
-                    "nspin=2 needs a non-zero starting_magnetization for some species "
-                    "(or tot_magnetization); a zero moment converges non-magnetic",
-                    fix={"system": {"starting_magnetization(1)": 0.5}},
-                )
-            )
-    if flat.get("lda_plus_u") is True and not _indexed(namelists, "hubbard_u"):
-        out.append(
-            Problem(
-                "missing_dependency",
-                "warning",
-                "system",
-                "Hubbard_U",
-                "lda_plus_u=.true. without any Hubbard_U does nothing",
-            )
-        )
-    wfc, rho = flat.get("ecutwfc"), flat.get("ecutrho")
-    if isinstance(wfc, int | float) and isinstance(rho, int | float) and rho < 4 * wfc:
-        out.append(
-            Problem(
-                "inconsistent",
-                "error",
-                "system",
-                "ecutrho",
-                f"ecutrho ({rho}) must be at least 4 × ecutwfc ({4 * wfc})",
-                fix={"system": {"ecutrho": 4.0 * float(wfc)}},
-            )
-        )
-    return out

@@ -12,7 +12,6 @@ script in the executor's working directory (``cwd=workdir``), with a timeout.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -20,13 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from simwright.dft.validation import errors, validate_input
+from simwright.dft.file_checks import validate_pw_file
+from simwright.dft.validation import errors
 from simwright.engines.base import run_subprocess
 from simwright.engines.confine import Confinement, plain_name, shell_safe
 from simwright.engines.espresso.parse import parse_output
+from simwright.engines.espresso.reader import parse_pw_file
 from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher
 from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
-from simwright.errors import EngineError
+from simwright.errors import EngineError, ParseError
 from simwright.store.records import EngineCall
 
 SAFETY_RULES = frozenset(
@@ -290,17 +291,16 @@ class PwAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Namelists against the knowledge graph; path variables inside ``workdir``."""
-
-        # lazy: ase.io.espresso takes ~1 s to import
-        from ase.io.espresso import read_fortran_namelist
-
         try:
-            data, _cards = read_fortran_namelist(io.StringIO(script.read_text()))
-        except Exception as exc:  # ASE raises several types on malformed namelists
+            text = script.read_text()
+            parsed = parse_pw_file(text)
+        except (ParseError, OSError, UnicodeDecodeError) as exc:
             return Check(False, f"not a readable pw.x input: {exc}")
-        namelists = {str(k).lower(): dict(v) for k, v in data.items()}
-        problems = [p.message for p in errors(validate_input(namelists, template_paths=False))]
-        paths = pw_path_problems(namelists, script.read_text(), workdir)
+        namelists: dict[str, dict[str, object]] = {
+            nl: dict(values) for nl, values in parsed.namelists.items()
+        }
+        problems = [p.message for p in errors(validate_pw_file(parsed))]
+        paths = pw_path_problems(namelists, text, workdir)
         if problems or paths:
             return Check(False, "\n".join(problems + paths), ("path",) if paths else ())
         return Check(True, "ok: the namelists agree with the pw.x parameter graph")
