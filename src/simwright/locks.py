@@ -10,8 +10,13 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+
+from simwright.errors import StoreError
+
+RUN_LOCK_NAME = ".lock"
+"""The lock file in a run directory."""
 
 
 @contextmanager
@@ -35,6 +40,17 @@ def exclusive_lock(path: Path, busy: Callable[[], Exception]) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def run_lock(run_dir: Path) -> AbstractContextManager[None]:
+    """The lock of a run directory: one process advances a run (graph or agent) at a time.
+
+    Raises :class:`~simwright.errors.StoreError` when another process holds it.
+    """
+    return exclusive_lock(
+        run_dir / RUN_LOCK_NAME,
+        busy=lambda: StoreError(f"run {run_dir.name} is being executed by another process"),
+    )
 
 
 def is_locked(path: Path) -> bool:

@@ -14,7 +14,6 @@ import secrets
 import time
 import traceback
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,7 +27,7 @@ from simwright.graph.decision import Decider
 from simwright.graph.graph import Graph
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Done, Step, upgraded
-from simwright.locks import exclusive_lock
+from simwright.locks import run_lock
 from simwright.processes import kill_orphaned_engine
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
@@ -91,7 +90,7 @@ class Runner:
         self.store.add_event(
             run_id, EventRecord("entry", "first step", json.dumps({"step": codec.dumps(first)}))
         )
-        with _locked(run_dir):
+        with run_lock(run_dir):
             return self._loop(run_id, run_dir, graph, first, seq=1, attempt=1)
 
     def resume(self, graph: Graph, run_id: str) -> RunOutcome:
@@ -101,7 +100,7 @@ class Runner:
         if run.status == "completed":
             result = codec.loads(run.result_json) if run.result_json else None
             return RunOutcome(run.id, "completed", run_dir, result)
-        with _locked(run_dir):
+        with run_lock(run_dir):
             step, seq, attempt = self._resume_point(run.id)
             _check_artifacts(run_dir, step)
             self.store.set_run_status(
@@ -296,11 +295,3 @@ def _check_artifacts(run_dir: Path, step: Step) -> None:
             raise StoreError(f"cannot resume: recorded artifact {ref.path} is missing")
         if sha256_file(path) != ref.sha256:
             raise StoreError(f"cannot resume: recorded artifact {ref.path} was modified")
-
-
-def _locked(run_dir: Path) -> AbstractContextManager[None]:
-    """Hold an exclusive lock on the run so two processes never advance it at once."""
-    return exclusive_lock(
-        run_dir / ".lock",
-        busy=lambda: StoreError(f"run {run_dir.name} is being executed by another process"),
-    )

@@ -30,7 +30,7 @@ from simwright.agents.orchestration.board import Board, Task
 from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
 from simwright.agents.orchestration.planning import PlanCheck, Planner, planning_error
 from simwright.agents.orchestration.protocol_tool import ProtocolTool
-from simwright.agents.orchestration.resume import PLAN_EVENT, Resumed, load_state, run_lock
+from simwright.agents.orchestration.resume import PLAN_EVENT, Resumed, load_state
 from simwright.agents.orchestration.updates import UpdateState, next_update, update_agent
 from simwright.agents.replies import (
     AddSubtasks,
@@ -50,6 +50,7 @@ from simwright.agents.usage.records import AgentRecorder
 from simwright.agents.usage.tokens import TokenCounter
 from simwright.graph import Decider
 from simwright.knowledge.modules import KnowledgeModule
+from simwright.locks import run_lock
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store
