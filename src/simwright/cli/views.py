@@ -12,16 +12,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from simwright.graph import RunOutcome, codec
+from simwright.graph.lock import live_status, live_step_status
 from simwright.results import ProtocolResult
 from simwright.store import RunRow, Store
+from simwright.store.integrity import RunIntegrity, verify_run
 
 
 def run_json(row: RunRow) -> dict[str, Any]:
-    """The summary of a run as ``simwright runs --json`` lists it."""
+    """The summary of a run as ``simwright runs --json`` lists it.
+
+    ``status`` is the run's state now: a run recorded as ``running`` whose lock no
+    process holds was killed, and is shown as ``interrupted``.
+    """
     return {
         "run_id": row.id,
         "protocol": row.protocol,
-        "status": row.status,
+        "status": live_status(row.status, Path(row.workdir)),
         "request": row.request,
         "created_at": row.created_at.isoformat() if row.created_at else None,
         "run_dir": row.workdir,
@@ -111,7 +117,7 @@ def print_runs(console: Console, rows: list[RunRow]) -> None:
         table.add_row(
             r.id,
             r.protocol,
-            r.status,
+            live_status(r.status, Path(r.workdir)),
             r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else "",
             (r.request or "")[:60],
         )
@@ -119,8 +125,13 @@ def print_runs(console: Console, rows: list[RunRow]) -> None:
 
 
 def show_json(store: Store, row: RunRow) -> dict[str, Any]:
-    """Everything recorded about a run."""
+    """Everything recorded about a run, with each artifact checked against its hash.
+
+    A step attempt recorded as ``running`` in a run no process holds shows as ``killed``.
+    """
     data = run_json(row)
+    live = data["status"] == "running"
+    integrity = verify_run(store, row)
     data.update(
         {
             "parameters": params_json(row),
@@ -132,7 +143,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
                     "seq": s.seq,
                     "attempt": s.attempt,
                     "name": s.name,
-                    "status": s.status,
+                    "status": live_step_status(s.status, live),
                     "successor": s.successor,
                     "decided_by": s.decided_by,
                     "reason": s.reason,
@@ -153,9 +164,11 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
                     "schema_version": a.schema_version,
                     "step_id": a.step_id,
                     "description": a.description,
+                    "state": integrity.state_of(a.path),
                 }
                 for a in store.artifacts(row.id)
             ],
+            "integrity": integrity_json(integrity),
             "engine_calls": [
                 {
                     "engine": c.engine,
@@ -229,10 +242,14 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
     for c in data["engine_calls"]:
         calls.add_row(c["engine"], c["command"][:70], str(c["exit_code"]), f"{c['wall_s']:.2f}")
     console.print(calls)
-    arts = Table("path", "kind", "sha256", "bytes", title="artifacts")
+    arts = Table("path", "kind", "sha256", "bytes", "file", title="artifacts")
     for a in data["artifacts"]:
-        arts.add_row(a["path"], a["kind"], a["sha256"][:12], str(a["size"]))
+        state = a.get("state", "ok")
+        mark = "ok" if state == "ok" else f"[red]{state.upper()}[/]"
+        arts.add_row(a["path"], a["kind"], a["sha256"][:12], str(a["size"]), mark)
     console.print(arts)
+    if data.get("integrity", {}).get("problems"):
+        console.print(f"[yellow]warning:[/] {_problems_text(data['integrity'])}", highlight=False)
     for s in data["steps"]:
         for st in s["structures"]:
             console.print(
@@ -247,3 +264,47 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
 
     for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):
         console.print(line, markup=False, highlight=False)
+
+
+def integrity_json(report: RunIntegrity) -> dict[str, Any]:
+    """The object ``simwright verify --json`` prints."""
+    return {
+        "run_id": report.run_id,
+        "run_dir": report.run_dir,
+        "ok": report.ok,
+        "checked": len(report.checks),
+        "problems": [
+            {"path": c.path, "state": c.state, "kind": c.kind, "step_id": c.step_id}
+            for c in report.problems
+        ],
+    }
+
+
+def _problems_text(data: dict[str, Any]) -> str:
+    listed = ", ".join(f"{p['path']} ({p['state']})" for p in data["problems"])
+    return (
+        f"{len(data['problems'])} of {data['checked']} recorded files are missing or "
+        f"changed: {listed}"
+    )
+
+
+def integrity_warning(report: RunIntegrity) -> str:
+    """One line naming the missing or changed files of a run ('' when all are intact)."""
+    if report.ok:
+        return ""
+    return f"{_problems_text(integrity_json(report))} (simwright verify {report.run_id})"
+
+
+def print_integrity(console: Console, report: RunIntegrity) -> None:
+    """Human-readable result of ``simwright verify``."""
+    for c in report.problems:
+        console.print(f"[red]{c.state}[/]  {escape(c.path)}", highlight=False)
+    if report.ok:
+        console.print(
+            f"run [bold]{report.run_id}[/]: all {len(report.checks)} recorded files intact"
+        )
+    else:
+        console.print(
+            f"run [bold]{report.run_id}[/]: {len(report.problems)} of {len(report.checks)} "
+            "recorded files missing or changed"
+        )

@@ -61,7 +61,8 @@ def run_with_recovery(
 ) -> RecoveryOutcome:
     """Run ``template`` through the recovery machine, recording attempts and transitions."""
     dirs = pseudo_dirs(ctx, params)
-    launcher = PwLauncher.from_settings(ctx.settings)
+    timeout_s = ctx.settings.limits.engine_timeout_s
+    launcher = PwLauncher.from_settings(ctx.settings, timeout_s=timeout_s)
 
     def runner(inp: PwInput, where: Path) -> PwRun:
         return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs)

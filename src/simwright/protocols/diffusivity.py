@@ -34,7 +34,8 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
-from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
+from simwright.protocols import sizing
+from simwright.protocols.md_common import MIN_FRAMES, SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult
 from simwright.steps.md import (
@@ -48,8 +49,6 @@ from simwright.steps.md import (
 from simwright.text import has_word
 
 System = Literal["spce_water", "lj_argon"]
-MIN_FRAMES = 250
-"""Fewest frames a production segment stores, so that every MSD block can be fitted."""
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     # SPC/E water at ambient conditions: NPT at 1 atm, 216 molecules (a small but
@@ -425,5 +424,6 @@ PROTOCOL = Protocol(
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
-    engines=("packmol", "lammps"),
+    engines=("packmol", "lmp"),
+    estimate=sizing.diffusivity_estimate,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
@@ -17,6 +17,10 @@ from pydantic import ValidationError as PydanticValidationError
 from simwright.errors import ValidationError
 from simwright.graph import Graph, Step
 from simwright.plugins import load_plugins
+from simwright.settings import Settings
+
+if TYPE_CHECKING:
+    from simwright.protocols.estimate import Estimate
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -28,6 +32,12 @@ class Protocol:
     ``parse_request`` turns a free-text request into raw parameters, or returns
     None when the request is not for this protocol; it must never guess a value
     silently (raise :class:`~simwright.errors.ParseError` instead).
+
+    What the preflight (:func:`simwright.protocols.preflight.preflight`) needs:
+    ``engines`` the executables the graph runs (``lmp``, ``packmol``, ``pw.x``);
+    ``check(params, settings)`` refuses what only the installation can judge (a
+    calculator name against its registry and allow-list); ``estimate(params,
+    settings)`` sizes the run (steps, atoms, output, core-hours).
     """
 
     name: str
@@ -39,7 +49,8 @@ class Protocol:
     examples: tuple[str, ...]
     parse_request: Callable[[str], dict[str, Any] | None]
     engines: tuple[str, ...] = ()
-    """Names of the registered engines the graph runs (checked before a run starts)."""
+    check: Callable[[Any, Settings], None] | None = None
+    estimate: Callable[[Any, Settings], Estimate] | None = None
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""

@@ -49,8 +49,8 @@ from simwright.agents.usage.ledger import Totals
 from simwright.agents.usage.records import AgentRecorder
 from simwright.agents.usage.tokens import TokenCounter
 from simwright.graph import Decider
+from simwright.graph.lock import run_lock
 from simwright.knowledge.modules import KnowledgeModule
-from simwright.locks import run_lock
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store
