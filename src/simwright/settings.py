@@ -45,7 +45,8 @@ class Settings:
 
     ``home`` holds the SQLite store (``simwright.db``) and the run directories
     (``runs/<run_id>``) unless ``database_url`` or ``runs_dir`` say otherwise.
-    ``threads`` = 0 means all cores.
+    ``threads`` = 0 means all cores. ``remember_runs`` (default on): the command line
+    adds every completed run to the episodic memory (``<home>/memory``).
     """
 
     home: Path
@@ -58,6 +59,7 @@ class Settings:
     """``module:attr`` names this installation allows besides the registered ones
     (``[plugins] allow`` of config.toml; never taken from a spec)."""
     limits: Limits = field(default_factory=Limits)
+    remember_runs: bool = True
 
     @property
     def db_url(self) -> str:
@@ -86,7 +88,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read settings from ``SIMWRIGHT_*`` variables and ``$SIMWRIGHT_HOME/config.toml``.
 
     Variables: ``SIMWRIGHT_HOME`` (default ``~/.simwright``), ``SIMWRIGHT_DATABASE_URL``,
-    ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``. The environment wins over the file.
+    ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``, ``SIMWRIGHT_REMEMBER_RUNS`` (``true`` or
+    ``false``; file key ``remember_runs``). The environment wins over the file.
     The file may also hold ``[engines]`` (executable paths), ``[plugins] allow`` and
     ``[limits]`` (see :class:`Limits`).
     """
@@ -106,6 +109,9 @@ def settings_at(home: Path, env: Mapping[str, str] | None = None) -> Settings:
         "engine_paths": dict(data.get("engines", {})),
         "plugins": _plugins(data.get("plugins", {})),
         "limits": _limits(data.get("limits", {})),
+        "remember_runs": _bool(
+            env.get("SIMWRIGHT_REMEMBER_RUNS", data.get("remember_runs", True)), "remember_runs"
+        ),
     }
     runs = data.get("runs_dir")
     return Settings(home=home, runs_dir=Path(runs).expanduser() if runs else None, **values)
@@ -164,3 +170,16 @@ def _limits(table: Any) -> Limits:
             raise ParseError(f"config.toml: [limits] {key} must be finite and > 0, got {value}")
         values[key] = float(value)
     return Limits(**values)
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _bool(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE | _FALSE:
+        return text in _TRUE
+    raise ParseError(f"setting {name!r} must be true or false, got {value!r}")

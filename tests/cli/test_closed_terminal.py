@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from helpers.paths import TESTS
+from helpers.plugins import allow_test_calculators
 
 SPEC = """protocol: lattice_constant
 parameters:
@@ -57,6 +58,7 @@ def _wait_for_scan(home: Path, master: int) -> None:
 
 def test_closing_the_terminal_marks_the_run_interrupted(tmp_path: Path) -> None:
     home = tmp_path / "home"
+    allow_test_calculators(home)  # the installation allows the slow test calculator
     spec = tmp_path / "spec.yaml"
     spec.write_text(SPEC)
     env = dict(

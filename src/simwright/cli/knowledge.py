@@ -211,11 +211,11 @@ def plan(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.planner.plan import plan as make_plan
     from simwright.knowledge.planner.selection import NotUnderstood
-    from simwright.protocols import load_protocols
+    from simwright.protocols.registry import LazyProtocols
     from simwright.textio import require_utf8
 
     require_utf8(request, "the request")
-    protocols = load_protocols()
+    protocols = LazyProtocols()  # only the planned protocol is imported
     try:
         result = make_plan(request, _modules(knowledge_dir), protocols)
     except NotUnderstood:

@@ -8,6 +8,7 @@ review, 130 interrupted (Ctrl-C, SIGTERM or SIGHUP).
 from __future__ import annotations
 
 import dataclasses
+import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -36,10 +37,11 @@ from simwright.cli.engines import engines as engines_command
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
-from simwright.errors import ContractError
+from simwright.errors import ContractError, SimwrightError
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
+    from simwright.settings import Settings
     from simwright.store import RunRow, Store
 
 app = typer.Typer(
@@ -86,7 +88,7 @@ def run(
         params=resolved.params,
         request=resolved.request,
     )
-    _finish(store, outcome, json_out, checked.as_dict())
+    _finish(store, outcome, json_out, settings, checked.as_dict())
 
 
 @app.command()
@@ -124,7 +126,7 @@ def resume(
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
     _terminate_gracefully()
-    _finish(store, runner.resume(proto.graph, row.id), json_out)
+    _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
 
 
 def _terminate_gracefully() -> None:
@@ -156,7 +158,11 @@ def _observer() -> Any:
 
 
 def _finish(
-    store: Store, outcome: RunOutcome, json_out: bool, preflight: dict[str, Any] | None = None
+    store: Store,
+    outcome: RunOutcome,
+    json_out: bool,
+    settings: Settings,
+    preflight: dict[str, Any] | None = None,
 ) -> None:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import outcome_json, print_outcome
@@ -164,11 +170,25 @@ def _finish(
     data = outcome_json(store, outcome)
     if preflight is not None:
         data["preflight"] = preflight
+    if outcome.status == "completed" and settings.remember_runs:
+        data["memory_record"] = _remember(settings, store, outcome.run_id)
     if json_out:
         emit(data)
     else:
         print_outcome(out, data)
     raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+def _remember(settings: Settings, store: Store, run_id: str) -> str | None:
+    """Add a completed run to the episodic memory; a failure is a warning, not an error."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.cli.memory import remember_run
+
+    try:
+        return remember_run(settings, store, run_id).id
+    except SimwrightError as exc:
+        err.print(f"[yellow]warning:[/] run not remembered: {exc}", highlight=False)
+        return None
 
 
 @app.command()
@@ -271,12 +291,12 @@ def inspect(
 
 @app.command()
 @handled
-def protocols(json_out: JsonOpt = False) -> None:
+def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.protocols import load_protocols
+    from simwright.protocols.catalog import protocol_catalog
 
-    protos = load_protocols()
+    protos = protocol_catalog(settings_for(home).home / "cache")
     if json_out:
         emit(
             {
@@ -285,8 +305,8 @@ def protocols(json_out: JsonOpt = False) -> None:
                         "name": p.name,
                         "title": p.title,
                         "examples": list(p.examples),
-                        "parameters": p.parameters.model_json_schema(),
-                        "steps": list(p.graph.edges),
+                        "parameters": p.parameters_schema,
+                        "steps": list(p.edges),
                     }
                     for p in protos.values()
                 ]
@@ -377,9 +397,19 @@ def validate_lammps(
 
 
 @app.command()
-def version() -> None:
-    """Print simwright's version."""
-    out.print(__version__)
+@handled
+def version(json_out: JsonOpt = False) -> None:
+    """Print simwright's version (with --json: also Python's and the platform)."""
+    if json_out:
+        emit(
+            {
+                "simwright": __version__,
+                "python": platform.python_version(),
+                "platform": platform.platform(terse=True),
+            }
+        )
+    else:
+        out.print(__version__, highlight=False)
 
 
 def main() -> None:

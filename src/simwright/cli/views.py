@@ -1,21 +1,29 @@
-"""JSON shapes and Rich renderings of runs for the command line."""
+"""JSON shapes and Rich renderings of runs for the command line.
+
+Cheap to import: ``runs`` and ``show`` read stored JSON without importing the graph,
+the protocols or any engine (stored values are shown in a plain form, see
+:func:`plain`). Non-finite numbers are turned into ``null`` by the CLI's ``emit``.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from simwright.graph import RunOutcome, codec
 from simwright.graph.lock import live_status, live_step_status
-from simwright.results import ProtocolResult
-from simwright.store import RunRow, Store
 from simwright.store.integrity import RunIntegrity, verify_run
+
+if TYPE_CHECKING:
+    from simwright.graph import RunOutcome
+    from simwright.store import RunRow, Store
+
+TYPE_KEY = "__type__"
 
 
 def run_json(row: RunRow) -> dict[str, Any]:
@@ -34,14 +42,45 @@ def run_json(row: RunRow) -> dict[str, Any]:
     }
 
 
+def plain(data: Any) -> Any:
+    """A value stored by the graph codec as plain JSON, without importing its classes.
+
+    Pydantic models become their fields, dataclasses their fields, tuples lists,
+    paths and enums their values, structures their arrays; a stored non-finite float
+    becomes the Python float again (``emit`` writes it as ``null`` with a note).
+    """
+    if isinstance(data, list):
+        return [plain(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if "__dict__" in data:
+        return {k: plain(v) for k, v in data["__dict__"].items()}
+    kind = data.get(TYPE_KEY)
+    if kind is None:
+        return {k: plain(v) for k, v in data.items()}
+    if kind == "float":
+        return float(data["repr"])
+    if kind == "pydantic":
+        return plain(data["data"])
+    if kind == "dataclass":
+        return {k: plain(v) for k, v in data["fields"].items()}
+    if kind == "tuple":
+        return [plain(v) for v in data["items"]]
+    if kind in ("path", "enum"):
+        return data["value"]
+    return plain(data.get("data"))  # ndarray, structure
+
+
 def params_json(row: RunRow) -> Any:
     """A run's parameters as plain JSON (a pydantic model is dumped as its fields)."""
-    value = codec.loads(row.params_json) if row.params_json else None
-    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    return plain(json.loads(row.params_json)) if row.params_json else None
 
 
 def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
     """The object ``simwright run --json`` prints: id, status, results and artifacts."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.results import ProtocolResult
+
     row = store.get_run(outcome.run_id)
     data = run_json(row)
     data["parameters"] = params_json(row)
@@ -107,12 +146,26 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
         console.print(f"report: {data['report']}")
     for plot in data.get("plots", []):
         console.print(f"plot: {plot}")
+    if data.get("memory_record"):
+        console.print(
+            f"remembered as {data['memory_record']} (simwright memory search)", highlight=False
+        )
     console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
 
 
 def print_runs(console: Console, rows: list[RunRow]) -> None:
-    """A table of runs."""
-    table = Table("run id", "protocol", "status", "created", "request")
+    """A table of runs; ids are never cut or wrapped (the request column gives way)."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+
+    def fixed(name: str, values: list[str]) -> None:
+        width = max([len(name), *(len(v) for v in values)])
+        table.add_column(name, no_wrap=True, min_width=width, overflow="ignore")
+
+    fixed("run id", [r.id for r in rows])
+    fixed("protocol", [r.protocol for r in rows])
+    fixed("status", [r.status for r in rows])
+    table.add_column("created", overflow="fold", min_width=10)
+    table.add_column("request", overflow="fold")
     for r in rows:
         table.add_row(
             r.id,
@@ -137,7 +190,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
             "parameters": params_json(row),
             "error": row.error,
             "simwright_version": row.simwright_version,
-            "result": json.loads(row.result_json) if row.result_json else None,
+            "result": plain(json.loads(row.result_json)) if row.result_json else None,
             "steps": [
                 {
                     "seq": s.seq,
@@ -182,17 +235,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
                 }
                 for c in store.engine_calls(row.id)
             ],
-            "decisions": [
-                {
-                    "point": d.point,
-                    "options": json.loads(d.options_json),
-                    "chosen": d.chosen,
-                    "decided_by": d.decided_by,
-                    "rationale": d.rationale,
-                    "step_id": d.step_id,
-                }
-                for d in store.decisions(row.id)
-            ],
+            "decisions": decisions_json(store, row.id),
             "events": [
                 {
                     "kind": e.kind,
@@ -209,6 +252,50 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
 
     data["usage"] = usage_json(store, row.id)
     return data
+
+
+def decisions_json(store: Store, run_id: str) -> list[dict[str, Any]]:
+    """Every choice of a successor in a run, in step order.
+
+    ``kind`` is ``decision_point`` for an answered or pending decision point (its
+    options, chosen label, decider and rationale) and ``rule`` for a step whose
+    successor a named rule chose (``ctx.rule``): its step, successor, rule and reason.
+    """
+    points = store.decisions(run_id)
+    by_step = {d.step_id for d in points}
+    found: list[tuple[int, dict[str, Any]]] = [
+        (
+            d.step_id,
+            {
+                "kind": "decision_point",
+                "point": d.point,
+                "options": json.loads(d.options_json),
+                "chosen": d.chosen,
+                "decided_by": d.decided_by,
+                "rationale": d.rationale,
+                "step_id": d.step_id,
+            },
+        )
+        for d in points
+    ]
+    for s in store.steps(run_id):
+        if s.id in by_step or not (s.decided_by or "").startswith("rule:"):
+            continue
+        found.append(
+            (
+                s.id,
+                {
+                    "kind": "rule",
+                    "point": f"{s.seq}-{s.name}",
+                    "options": [s.successor] if s.successor else [],
+                    "chosen": s.successor,
+                    "decided_by": s.decided_by,
+                    "rationale": s.reason or "",
+                    "step_id": s.id,
+                },
+            )
+        )
+    return [d for _, d in sorted(found, key=lambda item: item[0])]
 
 
 def print_show(console: Console, data: dict[str, Any]) -> None:
@@ -235,7 +322,10 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
         dec = Table("point", "options", "chosen", "by", title="decisions")
         for d in data["decisions"]:
             dec.add_row(
-                d["point"], ", ".join(d["options"]), d["chosen"] or "(pending)", d["decided_by"]
+                d["point"],
+                ", ".join(o or "" for o in d["options"]),
+                d["chosen"] or "(pending)",
+                d["decided_by"],
             )
         console.print(dec)
     calls = Table("engine", "command", "exit", "wall s", title="engine calls")

@@ -65,7 +65,8 @@ def run_with_recovery(
     launcher = PwLauncher.from_settings(ctx.settings, timeout_s=timeout_s)
 
     def runner(inp: PwInput, where: Path) -> PwRun:
-        return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs)
+        ctx.progress(None, f"pw.x {inp.calculation} in {where.name}")
+        return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs, progress=ctx.progress)
 
     def on_transition(t: Transition) -> None:
         ctx.event(

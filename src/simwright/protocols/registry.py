@@ -7,19 +7,19 @@ same way in ``pyproject.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
-from simwright.errors import ValidationError
-from simwright.graph import Graph, Step
-from simwright.plugins import load_plugins
+from simwright.errors import SimwrightError, ValidationError
+from simwright.plugins import load_plugin, load_plugins, plugin_names
 from simwright.settings import Settings
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # kept out of the import: listing protocols must not load the graph
+    from simwright.graph import Graph, Step
     from simwright.protocols.estimate import Estimate
 
 PROTOCOL_GROUP = "simwright.protocols"
@@ -72,6 +72,34 @@ def load_protocols() -> dict[str, Protocol]:
     """All registered protocols by name (a broken plugin is reported by name)."""
     found = load_plugins(PROTOCOL_GROUP, Protocol, what="protocol")
     return dict(sorted((proto.name, proto) for proto in found.values()))
+
+
+class LazyProtocols(Mapping[str, "Protocol"]):
+    """The registered protocols by name, each imported only when it is looked up.
+
+    Names come from the entry points (no import); ``protocols["x"]`` imports that one
+    protocol's module. Iterating the values imports them all, as :func:`load_protocols`.
+    """
+
+    def __init__(self) -> None:
+        self._names = plugin_names(PROTOCOL_GROUP)
+        self._loaded: dict[str, Protocol] = {}
+
+    def __getitem__(self, name: str) -> Protocol:
+        if name not in self._loaded:
+            if name not in self._names:
+                raise KeyError(name)  # an unknown name, as a dict
+            proto = load_plugin(PROTOCOL_GROUP, name, Protocol, what="protocol")
+            if proto is None or proto.name != name:
+                raise SimwrightError(f"protocol plugin {name!r} is not a Protocol named {name!r}")
+            self._loaded[name] = proto
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 def get_protocol(name: str, protocols: Mapping[str, Protocol] | None = None) -> Protocol:
