@@ -104,7 +104,6 @@ def _report_json(report: InstallReport) -> dict[str, Any]:
 
 def _install_all(library: DocLibrary, from_path: Path | None, json_out: bool) -> None:
     """Install every engine's documentation in turn, with a bar on stderr."""
-
     engines = library.engines()
     results: list[dict[str, Any]] = []
     with Progress(
