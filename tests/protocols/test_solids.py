@@ -11,9 +11,10 @@ from helpers.steps import run_graph
 from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import ValidationError
 from simwright.graph import Graph
+from simwright.knowledge.planner.resolver import resolve_request
+from simwright.knowledge.requests import ResolvedRequest
 from simwright.protocols import cohesive_energy, elastic_constants, lattice_constant
 from simwright.protocols.registry import Protocol
-from simwright.protocols.requests import ResolvedRequest, resolve_request
 from simwright.protocols.solid_engine import engine_request
 from simwright.results import ProtocolResult
 from simwright.settings import Settings

@@ -49,12 +49,12 @@ from simwright.protocols.inputs import crystal_inputs
 from simwright.protocols.lattice_constant import Lattice
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, engine_request
-from simwright.protocols.text import find_elements, has_word
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.eos import StrainScan
 from simwright.steps.lattice import LatticeFit, relax_lattice
 from simwright.steps.report import report_result
 from simwright.structure import is_element
+from simwright.text import find_elements, has_word
 
 PROPERTIES = ("c11", "c12", "c44", "bulk_modulus", "lattice_constant")
 

@@ -25,10 +25,10 @@ from simwright.protocols import sizing
 from simwright.protocols.inputs import lattice_constant_inputs
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, engine_request
-from simwright.protocols.text import find_elements, has_word
 from simwright.results import Reference
 from simwright.steps.eos import EOS_STEPS, BuildCrystal, EosPlan, EosText, StrainScan
 from simwright.structure import is_element
+from simwright.text import find_elements, has_word
 
 Lattice = Literal["fcc", "bcc", "sc", "diamond"]
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.engines.ase.registry import calculator_names
 from simwright.errors import ParseError, ValidationError
+from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
 from simwright.potentials import (
     Potential,
     PublishedValues,
@@ -29,6 +30,7 @@ from simwright.potentials import (
 )
 from simwright.results import Reference
 from simwright.steps.energies import AseEnergies, EnergyEngine, PotentialEnergies
+from simwright.units import KB_EV_K
 
 CALCULATOR_WORDS: dict[str, str] = {
     "emt": "emt",
@@ -88,9 +90,6 @@ class SolidEngineParams(BaseModel):
         kwargs takes Rahman's σ and ε (ASE's own defaults, σ = 1 Å and ε = 1 eV,
         describe no element)."""
         if self.calculator == "lj" and not self.calculator_kwargs and self.element == "Ar":
-            from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
-            from simwright.units import KB_EV_K
-
             kwargs = {"sigma": SIGMA_A, "epsilon": EPSILON_OVER_KB_K * KB_EV_K, "rc": 3 * SIGMA_A}
             return CalculatorSpec("lj", kwargs)
         return CalculatorSpec(self.calculator, self.calculator_kwargs)
