@@ -16,7 +16,7 @@ import re
 from typing import Any, Literal
 
 from ase.data import atomic_numbers, reference_states
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field
 
 from simwright.builders import BulkSpec
 from simwright.errors import ParseError, ValidationError
@@ -27,7 +27,6 @@ from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, engine_request
 from simwright.results import Reference
 from simwright.steps.eos import EOS_STEPS, BuildCrystal, EosPlan, EosText, StrainScan
-from simwright.structure import is_element
 from simwright.text import find_elements, has_word
 
 Lattice = Literal["fcc", "bcc", "sc", "diamond"]
@@ -57,13 +56,6 @@ class LatticeConstantParams(SolidEngineParams):
     strain_percent: float = Field(5.0, gt=0, le=20, description="± isotropic strain range (%)")
     n_points: int = Field(9, ge=5, le=101, description="number of volumes in the scan")
     eos: Literal["birchmurnaghan", "murnaghan", "vinet", "sj"] = "birchmurnaghan"
-
-    @field_validator("element")
-    @classmethod
-    def _known_element(cls, value: str) -> str:
-        if not is_element(value):
-            raise ValueError(f"unknown element {value!r}")
-        return value
 
     def resolved_lattice(self) -> Lattice:
         """The lattice to build: the given one or the element's reference structure."""

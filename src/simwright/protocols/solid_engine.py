@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.engines.ase.registry import calculator_names
@@ -30,6 +30,8 @@ from simwright.potentials import (
 )
 from simwright.results import Reference
 from simwright.steps.energies import AseEnergies, EnergyEngine, PotentialEnergies
+from simwright.structure import is_element
+from simwright.text import find_elements, has_word
 from simwright.units import KB_EV_K
 
 CALCULATOR_WORDS: dict[str, str] = {
@@ -68,6 +70,13 @@ class SolidEngineParams(BaseModel):
         description="a LAMMPS potential of the catalogue by author, family or file "
         "('Mishin EAM', 'Tersoff', 'Si.sw'); replaces the calculator",
     )
+
+    @field_validator("element")
+    @classmethod
+    def _known_element(cls, value: str) -> str:
+        if not is_element(value):
+            raise ValueError(f"unknown element {value!r}")
+        return value
 
     @model_validator(mode="after")
     def _engine_knows_element(self) -> SolidEngineParams:
@@ -180,3 +189,26 @@ def engine_request(text: str) -> dict[str, Any]:
     if name.lower() in calculator_names():
         return {"calculator": name.lower()}
     return {"potential": name}
+
+
+def solid_request(text: str, trigger: re.Pattern[str], example: str) -> dict[str, Any] | None:
+    """Raw parameters of a solid-state protocol whose requests match ``trigger``: one
+    element, its energy engine (:func:`engine_request`) and at most one cubic lattice.
+    None when ``trigger`` does not match or the request is for DFT (pw.x protocols)."""
+    if not trigger.search(text.lower()):
+        return None
+    if has_word(text, "dft", "pbe", "lda", "pw.x", "espresso"):
+        return None
+    elements = find_elements(text)
+    if len(elements) != 1:
+        raise ParseError(
+            f"exactly one element is needed, e.g. {example!r} "
+            f"(found: {', '.join(elements) or 'none'})"
+        )
+    raw: dict[str, Any] = {"element": elements[0], **engine_request(text)}
+    lattices = [name for name in ("fcc", "bcc", "sc", "diamond") if has_word(text, name)]
+    if len(lattices) > 1:
+        raise ParseError(f"the request names several lattices ({', '.join(lattices)})")
+    if lattices:
+        raw["lattice"] = lattices[0]
+    return raw
