@@ -11,8 +11,9 @@ import pytest
 
 from helpers import paths
 from simwright.errors import ParseError
+from simwright.knowledge.planner.resolver import resolve_request
+from simwright.knowledge.requests import load_spec
 from simwright.protocols.registry import Protocol
-from simwright.protocols.requests import load_spec, resolve_request
 
 LIQUID_PROTOCOLS = ("liquid_structure", "density", "viscosity", "ionic_conductivity")
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from helpers.engines import needs
 from helpers.steps import evaluate
 from simwright.builders import BulkSpec, build_bulk, supercell
 from simwright.engines.ase.calculators import CalculatorSpec
-from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import ValidationError
 from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
 from simwright.settings import Settings
@@ -18,7 +18,7 @@ from simwright.steps.eos import strained
 from simwright.store import Store
 from simwright.units import KB_EV_K
 
-needs_lammps = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is needed")
+needs_lammps = needs("lammps")
 
 ARGON_LJ = CalculatorSpec(
     "lj", {"epsilon": EPSILON_OVER_KB_K * KB_EV_K, "sigma": SIGMA_A, "rc": 2.5 * SIGMA_A}
@@ -60,3 +60,19 @@ def test_lammps_single_points_match_ase_with_the_same_potential(
     per_atom = lammps.energy_ev / len(cells[0])
     assert -0.09 < per_atom.min() < -0.07  # near -8.6 ε per atom for fcc LJ, rc = 2.5 σ
     assert np.argmin(per_atom) == 1
+
+
+@needs_lammps
+def test_a_catalogued_potential_is_an_energy_engine_with_stresses_and_its_file_recorded(
+    store: Store, settings: Settings
+) -> None:
+    from simwright.steps.energies import PotentialEnergies
+
+    cells = strained(build_bulk(BulkSpec("Cu", "fcc", 3.615, cubic=True)), np.array([0.99, 1.01]))
+    energies, calls = evaluate(PotentialEnergies("Cu_mishin1.eam.alloy"), cells, store, settings)
+    assert [c.engine for c in calls] == ["lammps", "lammps"]
+    assert energies.stress_gpa is not None
+    pressure = -np.trace(energies.stress_gpa, axis1=1, axis2=2) / 3
+    assert pressure[0] > 1.0 > -1.0 > pressure[1]  # compressed pushes out, stretched pulls in
+    with pytest.raises(ValidationError, match="no parameters for"):
+        PotentialEnergies("Si.sw").check_elements(["Cu"])

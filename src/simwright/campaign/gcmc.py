@@ -10,7 +10,6 @@ reservoir pressure, fugacity coefficient 1), and ``segment.parameters`` are
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -23,16 +22,18 @@ from simwright.campaign.engine import (
     SegmentRequest,
     observable_problems,
 )
-from simwright.campaign.spec import CampaignSpec
+from simwright.campaign.spec import CampaignSpec, SystemSpec
 from simwright.campaign.spec_load import SpecProblem, pydantic_problems
 from simwright.engines.lammps.gcmc import (
+    GASES,
     GcmcCondition,
     GcmcSegment,
     GcmcSettings,
     SlitPore,
+    carbon_wall,
     run_gcmc_segment,
 )
-from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
+from simwright.engines.lammps.launcher import LammpsLauncher
 from simwright.errors import ValidationError
 from simwright.settings import Settings
 
@@ -51,8 +52,7 @@ def gcmc_launcher(settings: Settings) -> LammpsLauncher:
     ~50 molecules two OpenMP threads made a segment about 7× slower and two MPI
     ranks about 2× slower than one plain process (measured here on 2 cores).
     """
-    lmp = settings.engine_paths.get("lmp")
-    return LammpsLauncher(Path(lmp) if lmp else find_lmp(), mpi_ranks=1, omp_threads=1)
+    return LammpsLauncher.from_settings(settings, mpi_ranks=1, omp_threads=1)
 
 
 def _validate(model: type[BaseModel], data: Mapping[str, Any], prefix: str) -> list[SpecProblem]:
@@ -113,6 +113,15 @@ class GcmcSegmentEngine:
             pore = SlitPore.model_validate(parameters)
             problems = [SpecProblem(f"{field}.parameters", p) for p in settings.pore_problems(pore)]
         return problems
+
+    @staticmethod
+    def describe_system(spec: CampaignSpec, system: SystemSpec) -> dict[str, str]:
+        """The gas and wall models of ``system`` with their sources (for reports)."""
+        pore = SlitPore.model_validate(system.parameters)
+        settings = GcmcSettings.model_validate(spec.segment.parameters)
+        gas = GASES[pore.gas]
+        wall = carbon_wall(gas, settings.wall_cutoff_a, pore.wall)
+        return {"gas": gas.reference, "wall": wall.reference}
 
     def run_segment(self, request: SegmentRequest) -> SegmentOutput:
         """Run one GCMC–MD segment with LAMMPS in ``request.workdir``."""

@@ -14,6 +14,7 @@ from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
 from simwright.graph import Graph
 from simwright.protocols import sizing
 from simwright.protocols.dft_common import STEPS, Recommend
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 
 
@@ -51,4 +52,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     engines=("pw.x",),
     estimate=sizing.dft_estimate,
+    prepare=dft_inputs,
 )

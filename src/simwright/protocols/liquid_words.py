@@ -12,7 +12,7 @@ import re
 from typing import Any, Final
 
 from simwright.errors import ParseError
-from simwright.protocols.text import has_word
+from simwright.text import has_word
 
 WATER_MODELS: Final = {
     "spce_water": ("spc/e", "spce", "spc-e"),

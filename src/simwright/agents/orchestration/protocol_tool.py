@@ -3,10 +3,11 @@
 A ``protocol`` subtask names a registered protocol and its parameters (validated by the
 protocol, then by the preflight of :mod:`simwright.protocols.preflight` before any run
 exists: names through registries, engines, limits) or only words, which
-:func:`~simwright.protocols.requests.resolve_request` turns into a protocol and
-parameters without any model. The graph runs as its own run (linked to the agent run as
-the subtask's ``child_run_id``); no script is written and no model is asked unless the
-graph reaches a decision point and a decider is given. The protocol's quantities are
+:func:`~simwright.knowledge.planner.resolver.resolve` turns into a protocol and
+parameters without any model (the path of ``simwright plan``). The graph runs as its
+own run (linked to the agent run as the subtask's ``child_run_id``); no script is
+written and no model is asked unless the graph reaches a decision point and a decider
+is given. The protocol's quantities are
 written, by the framework, to a results table (``subtasks/<id>/results.h5``: one row, a
 column per quantity with its unit, ``<name>_uncertainty`` beside it, the originating
 artifact in each column's description); the report's values cite that table and the
@@ -21,12 +22,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import anyio
+import numpy as np
 from pydantic import BaseModel
 
 from simwright.agents.replies import OutputValue, SubtaskSpec
 from simwright.agents.review.reports import SubtaskReport
-from simwright.errors import SimwrightError
+from simwright.contract import Column, Table, write_table
+from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Decider, Runner, RunObserver, RunOutcome
+from simwright.knowledge.planner.resolver import resolve
+from simwright.protocols.preflight import preflight
 from simwright.protocols.registry import Protocol
 from simwright.results import ProtocolResult, Quantity
 from simwright.settings import Settings
@@ -56,9 +61,12 @@ class ProtocolTool:
         self.modules = modules
 
     def resolve(self, spec: SubtaskSpec) -> tuple[Protocol, BaseModel]:
-        """The protocol and validated parameters of ``spec`` (raises a SimwrightError)."""
-        from simwright.errors import ValidationError
-        from simwright.protocols.requests import resolve_request
+        """The protocol and validated parameters of ``spec`` (raises a SimwrightError).
+
+        Words go through the same resolver as ``simwright plan`` and ``run``, preflight
+        and build stage included; explicit parameters are validated, preflighted and
+        their inputs built too.
+        """
 
         if spec.protocol is not None and spec.parameters:
             if spec.protocol not in self.protocols:
@@ -66,8 +74,16 @@ class ProtocolTool:
                     f"unknown protocol {spec.protocol!r}; known: {', '.join(self.protocols)}"
                 )
             proto = self.protocols[spec.protocol]
-            return proto, proto.validate(spec.parameters)
-        resolved = resolve_request(spec.instruction, self.protocols, self.modules)  # type: ignore[arg-type]
+            params = proto.validate(spec.parameters)
+            preflight(proto, params, self.settings).require()
+            proto.build_inputs(params, self.settings)
+            return proto, params
+        resolved = resolve(
+            spec.instruction,
+            self.protocols,
+            self.modules,  # type: ignore[arg-type]
+            settings=self.settings,
+        )
         if spec.protocol is not None and resolved.protocol.name != spec.protocol:
             raise ValidationError(
                 f"the instruction reads as protocol {resolved.protocol.name!r}, not "
@@ -78,8 +94,6 @@ class ProtocolTool:
     async def run(self, spec: SubtaskSpec, folder: Path) -> SubtaskReport:
         """Run the protocol of ``spec`` to its end; the subtask's report (its results
         table is written in ``folder``)."""
-        from simwright.protocols.preflight import preflight
-
         try:
             proto, params = self.resolve(spec)
             checked = preflight(proto, params, self.settings).require()
@@ -152,10 +166,6 @@ def _unit(q: Quantity) -> str:
 def write_results_table(path: Path, run_id: str, result: ProtocolResult) -> Path:
     """The protocol's quantities as a one-row contract table (``<name>``, and
     ``<name>_uncertainty`` when known); return its path."""
-    import numpy as np
-
-    from simwright.contract import Column, Table, write_table
-
     columns: list[Column] = []
     for name, q in result.values.items():
         origin = f"from {run_id}/{q.source}" if q.source else f"computed by run {run_id}"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from helpers.paths import TESTS
 from helpers.procs import alive, wait_for_file, wait_until_gone
-from simwright.engines.base import PID_FILE
-from simwright.engines.lifetime import die_with_parent
+from simwright.lifetime import die_with_parent
+from simwright.processes import PID_FILE
 
 
 def test_a_sigkilled_simwright_takes_its_engine_and_the_engines_children_along(
@@ -26,6 +26,7 @@ def test_a_sigkilled_simwright_takes_its_engine_and_the_engines_children_along(
     )
     try:
         assert wait_for_file(tmp_path / "grandchild.pid"), "the engine never started"
+        assert wait_for_file(tmp_path / PID_FILE), "the engine's process group was not recorded"
         pgid = int((tmp_path / PID_FILE).read_text())
         grandchild = int((tmp_path / "grandchild.pid").read_text())
         assert alive(pgid) and alive(grandchild)
