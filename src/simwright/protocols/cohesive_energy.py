@@ -19,11 +19,9 @@ import numpy as np
 from pydantic import ConfigDict, Field
 from typing_extensions import override
 
-from simwright.builders import BulkSpec
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import sizing
 from simwright.protocols.inputs import crystal_inputs
-from simwright.protocols.lattice_constant import Lattice
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, solid_request
 from simwright.results import ProtocolResult, Quantity
@@ -40,16 +38,10 @@ class CohesiveEnergyParams(SolidEngineParams):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strain_percent: float = Field(3.0, gt=0, le=20, description="± isotropic strain range (%)")
     n_points: int = Field(7, ge=5, le=101, description="volumes in the EOS scan")
     eos: Literal["birchmurnaghan", "murnaghan", "vinet", "sj"] = "birchmurnaghan"
     box_a: float = Field(20.0, ge=12, le=60, description="periodic box of the isolated atom (Å)")
-
-    def crystal(self) -> BulkSpec:
-        """The conventional cubic cell to relax."""
-        return BulkSpec(self.element, self.lattice, self.a_guess_a, cubic=True)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ from simwright.analysis.elastic import (
     to_voigt,
     vrh,
 )
-from simwright.builders import BulkSpec
 from simwright.contract import (
     SCHEMA_VERSION,
     Column,
@@ -45,7 +44,6 @@ from simwright.contract import (
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import sizing
 from simwright.protocols.inputs import crystal_inputs
-from simwright.protocols.lattice_constant import Lattice
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import SolidEngineParams, solid_request
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
@@ -61,8 +59,6 @@ class ElasticConstantsParams(SolidEngineParams):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strains_percent: tuple[float, ...] = Field(
         (0.5, 1.0), min_length=1, description="strain magnitudes, each applied with both signs (%)"
     )
@@ -81,10 +77,6 @@ class ElasticConstantsParams(SolidEngineParams):
                 "each strain must lie in (0, 3] %: larger strains leave the linear regime"
             )
         return value
-
-    def crystal(self) -> BulkSpec:
-        """The conventional cubic cell to relax."""
-        return BulkSpec(self.element, self.lattice, self.a_guess_a, cubic=True)
 
     def ions_relaxed(self) -> bool:
         """Whether the ions relax at fixed cell: asked, or a basis with free internal

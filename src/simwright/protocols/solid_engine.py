@@ -12,10 +12,12 @@ holds. :func:`engine_request` reads the choice from a request in words.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
+from ase.data import atomic_numbers, reference_states
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from simwright.builders import BulkSpec
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.engines.ase.registry import calculator_names
 from simwright.errors import ParseError, ValidationError
@@ -53,6 +55,22 @@ _WITH = re.compile(
 _FILLER = re.compile(r"\b(?:potential|interatomic|force field|model|lammps|mlip)\b", re.I)
 
 
+Lattice = Literal["fcc", "bcc", "sc", "diamond"]
+
+EXPERIMENT_A: dict[str, float] = {
+    "Al": 4.05,
+    "Cu": 3.61,
+    "Ag": 4.09,
+    "Au": 4.08,
+    "Ni": 3.52,
+    "Pd": 3.89,
+    "Pt": 3.92,
+}
+"""Room-temperature lattice constants (Å), C. Kittel, Introduction to Solid State
+Physics, 8th ed. (Wiley, 2005), Table 1.3."""
+KITTEL = "C. Kittel, Introduction to Solid State Physics, 8th ed. (Wiley, 2005), Table 1.3"
+
+
 class SolidEngineParams(BaseModel):
     """The engine fields shared by the solid-state protocols (a base of their parameters)."""
 
@@ -71,12 +89,42 @@ class SolidEngineParams(BaseModel):
         "('Mishin EAM', 'Tersoff', 'Si.sw'); replaces the calculator",
     )
 
+    lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
+    a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
+
     @field_validator("element")
     @classmethod
     def _known_element(cls, value: str) -> str:
         if not is_element(value):
             raise ValueError(f"unknown element {value!r}")
         return value
+
+    def resolved_lattice(self) -> Lattice:
+        """The lattice to build: the given one or the element's reference structure."""
+        if self.lattice is not None:
+            return self.lattice
+        ref = reference_states[atomic_numbers[self.element]] or {}
+        sym = ref.get("symmetry")
+        if sym not in ("fcc", "bcc", "sc", "diamond"):
+            raise ValidationError(
+                f"{self.element} is not cubic in its reference state ({sym}); give a cubic lattice"
+            )
+        return sym
+
+    def resolved_a(self) -> float:
+        """The starting lattice constant (Å)."""
+        if self.a_guess_a is not None:
+            return self.a_guess_a
+        ref = reference_states[atomic_numbers[self.element]] or {}
+        if "a" not in ref:
+            raise ValidationError(
+                f"no reference lattice constant for {self.element}; give a_guess_a"
+            )
+        return float(ref["a"])  # type: ignore[arg-type]
+
+    def crystal(self) -> BulkSpec:
+        """The conventional cubic cell of the element."""
+        return BulkSpec(self.element, self.resolved_lattice(), self.resolved_a(), cubic=True)
 
     @model_validator(mode="after")
     def _engine_knows_element(self) -> SolidEngineParams:
