@@ -57,7 +57,7 @@ def radial_distribution(
     bins: int = 200,
 ) -> Rdf:
     """g_AB(r) over frames (n_frames, n_atoms, 3) in a fixed periodic ``cell_a`` (rows)."""
-    import freud
+    import freud  # lazy: optional dependency (simwright[md])
 
     if r_max_a <= 0 or r_max_a >= 0.5 * float(np.min(np.linalg.norm(cell_a, axis=1))):
         raise ValidationError(

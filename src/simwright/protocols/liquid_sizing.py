@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from simwright.molecules import get_molecule
 from simwright.protocols.estimate import Estimate, MdSegment, frames_of, md_estimate
 from simwright.settings import Settings
+from simwright.steps.md import MINIMIZE_STEPS, steps_for
 
 
 def liquid_estimate(params: Any, settings: Settings) -> Estimate:
     """The estimate of a run of ``liquid_structure``, ``density``, ``viscosity`` or
     ``ionic_conductivity`` (any :class:`~simwright.protocols.liquid_run.LiquidRunParams`)."""
-    from simwright.molecules import get_molecule
-    from simwright.steps.md import MINIMIZE_STEPS, steps_for
-
     p = params
     per_unit = sum(get_molecule(m).n_atoms for m in p.liquid.components)
     atoms = p.n_molecules * per_unit
