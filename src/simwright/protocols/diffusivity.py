@@ -5,11 +5,13 @@ equilibration frame whose density is closest to the mean of the last window →
 NVT production with the linear momentum zeroed → MSD over all time origins and a
 linear fit over 10–67 % of the trajectory → if R² is below the threshold, extend the
 production (a rule, at most ``max_extensions`` times) → report D with its uncertainty,
-the fit plot and the MSD table. Systems: SPC/E water and Lennard-Jones argon.
+the fit plot and the MSD table. Systems: SPC/E, TIP3P and TIP4P/2005 water and
+Lennard-Jones argon.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,16 +23,23 @@ from simwright.analysis.density import closest_frame_to_mean
 from simwright.analysis.einstein import einstein_diffusion, yeh_hummer_correction
 from simwright.analysis.msd import mean_squared_displacement
 from simwright.analysis.trajectory_io import AtomSelection, read_positions
-from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
+from simwright.contract import (
+    SCHEMA_VERSION,
+    Column,
+    Table,
+    read_structure,
+    read_table,
+    write_table,
+)
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
 from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
-from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
+from simwright.protocols.liquid_words import water_model
+from simwright.protocols.md_common import MIN_FRAMES, SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import has_word
 from simwright.results import ArtifactRef, ProtocolResult
 from simwright.steps.md import (
     minimize_packed,
@@ -40,10 +49,9 @@ from simwright.steps.md import (
     snapshots,
     steps_for,
 )
+from simwright.text import has_word
 
-System = Literal["spce_water", "lj_argon"]
-MIN_FRAMES = 250
-"""Fewest frames a production segment stores, so that every MSD block can be fitted."""
+System = Literal["spce_water", "tip3p_water", "tip4p2005_water", "lj_argon"]
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     # SPC/E water at ambient conditions: NPT at 1 atm, 216 molecules (a small but
@@ -70,6 +78,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "dump_interval_fs": 100.0,
     },
 }
+# TIP3P and TIP4P/2005 water: the same state, size and lengths as SPC/E
+DEFAULTS["tip3p_water"] = dict(DEFAULTS["spce_water"])
+DEFAULTS["tip4p2005_water"] = dict(DEFAULTS["spce_water"])
 
 
 class DiffusivityParams(BaseModel):
@@ -192,8 +203,6 @@ class Equilibrate(Step):
         )
         ff = forcefield_of(SYSTEMS[p.system])
         if self.start.kind == "structure":
-            from simwright.contract import read_structure
-
             result = segment(ctx, spec, ff, structure=read_structure(ctx.path(self.start)))
         else:
             result = segment(ctx, spec, ff, restart=self.start)
@@ -380,8 +389,9 @@ def parse_request(text: str) -> dict[str, Any] | None:
     low = text.lower()
     if not any(t in low for t in _TRIGGERS):
         return None
-    if has_word(text, "water", "spc/e", "spce", "h2o"):
-        system = "spce_water"
+    water = water_model(text)  # refuses a water model simwright does not have, by name
+    if water is not None:
+        system = water
     elif has_word(text, "argon", "ar", "lennard-jones", "lj"):
         system = "lj_argon"
     else:
@@ -392,8 +402,6 @@ def parse_request(text: str) -> dict[str, Any] | None:
 
 
 def _quantities(text: str) -> dict[str, Any]:
-    import re
-
     out: dict[str, Any] = {}
     temps = re.findall(r"(-?\d+(?:\.\d+)?)\s*K\b", text)
     if len(set(temps)) > 1:
@@ -420,6 +428,7 @@ PROTOCOL = Protocol(
     start=lambda params: Pack(params),
     examples=(
         "self-diffusion coefficient of SPC/E water at 298 K",
+        "self-diffusion of TIP4P/2005 water at 298 K",
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,

@@ -32,11 +32,11 @@ from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import has_word
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.md import equilibrate, minimize_packed, record_segment, segment, steps_for
 from simwright.steps.report import report_result
+from simwright.text import has_word
 
 ARGON_KAPPA = Reference(
     "thermal_conductivity",
@@ -262,6 +262,8 @@ def parse_request(text: str) -> dict[str, Any] | None:
     low = text.lower()
     if "thermal conductivity" not in low and "green-kubo" not in low and "green–kubo" not in low:
         return None
+    if "thermal conductivity" not in low and ("viscosity" in low or "viscous" in low):
+        return None  # Green–Kubo of the stress: the viscosity protocol's
     if not has_word(text, "argon", "ar", "lennard-jones", "lj"):
         raise ParseError(
             "thermal_conductivity supports Lennard-Jones argon only "

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from simwright.protocols.text import ACRONYMS, PhraseMatch, find_phrases
+from simwright.text import ACRONYMS, PhraseMatch, find_phrases
 
 Kind = Literal["liquid", "solvent", "salt", "gas", "ion"]
 """What role a substance usually plays in a request."""
@@ -33,7 +33,13 @@ SUBSTANCES: tuple[Substance, ...] = (
     Substance("water", "water", "liquid", ("water", "h2o", "spc/e", "spce")),
     Substance("d2o", "heavy water (D2O)", "liquid", ("heavy water", "d2o", "deuterated water")),
     Substance("tip3p", "TIP3P water", "liquid", ("tip3p", "tip3p water")),
-    Substance("tip4p", "TIP4P water", "liquid", ("tip4p", "tip4p water", "tip4p/2005")),
+    Substance("tip4p", "TIP4P water (original)", "liquid", ("tip4p", "tip4p water")),
+    Substance("tip4p2005", "TIP4P/2005 water", "liquid", ("tip4p/2005", "tip4p2005")),
+    Substance("tip4p_ew", "TIP4P-Ew water", "liquid", ("tip4p-ew", "tip4pew")),
+    Substance("tip4p_ice", "TIP4P/Ice water", "liquid", ("tip4p/ice",)),
+    Substance("tip5p", "TIP5P water", "liquid", ("tip5p", "tip5p water")),
+    Substance("spc", "SPC water", "liquid", ("spc", "spc water")),
+    Substance("opc", "OPC water", "liquid", ("opc", "opc water", "opc3")),
     Substance("argon", "argon", "liquid", ("argon", "ar", "lj argon")),
     Substance("ec", "ethylene carbonate", "solvent", ("ec", "ethylene carbonate")),
     Substance("dmc", "dimethyl carbonate", "solvent", ("dmc", "dimethyl carbonate")),
