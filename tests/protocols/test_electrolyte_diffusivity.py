@@ -11,11 +11,11 @@ import yaml
 
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Runner
+from simwright.knowledge.planner.resolver import resolve_request
 from simwright.protocols.diffusivity import PROTOCOL as DIFFUSIVITY
 from simwright.protocols.electrolyte_diffusivity import PROTOCOL, composition
 from simwright.protocols.electrolyte_params import ElectrolyteParams
 from simwright.protocols.electrolyte_words import parse_request
-from simwright.protocols.requests import resolve_request
 
 needs_mlip = pytest.mark.skipif(
     importlib.util.find_spec("sevenn") is None or importlib.util.find_spec("dftd3") is None,
