@@ -29,6 +29,7 @@ PROTOTYPES: dict[str, tuple[str, float]] = {
     "BN": ("zincblende", 3.615),
     "SiC": ("zincblende", 4.358),
     "AlAs": ("zincblende", 5.661),
+    "GaAs": ("zincblende", 5.653),
     "GeC": ("zincblende", 4.61),
     "NiAl": ("cesiumchloride", 2.887),
     "FeAl": ("cesiumchloride", 2.909),

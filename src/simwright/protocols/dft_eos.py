@@ -22,6 +22,7 @@ from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph, RunContext, Step
 from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_energies import PwEnergies
+from simwright.protocols.dft_words import asks_property
 from simwright.protocols.lattice_constant import EXPERIMENT_A, KITTEL
 from simwright.protocols.registry import Protocol
 from simwright.results import Reference
@@ -128,7 +129,7 @@ GRAPH = Graph.build("dft_eos", [EosRecommend, ScanVolumes, FitEOS, Report])
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Claim DFT requests for a lattice constant or equation of state ("... of Si with PBE")."""
-    if not is_eos_request(text):
+    if not is_eos_request(text) or asks_property(text):
         return None
     raw = parse_dft_text(text)
     if raw is None:
