@@ -16,6 +16,7 @@ import json
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from simwright.engines.espresso.template import KPoints, PwInput, Value
 from simwright.errors import EngineError
 from simwright.graph import RunContext
 from simwright.protocols.dft_common import record_recovery, require_success, run_with_recovery
+from simwright.results import ArtifactRef
 from simwright.structure import Structure
 
 
@@ -135,8 +137,10 @@ def band_path(structure: Structure, npoints: int) -> BandPath:
     )
 
 
-def write_json(ctx: RunContext, name: str, data: dict[str, object], kind: str, what: str) -> None:
+def write_json(
+    ctx: RunContext, name: str, data: dict[str, Any], kind: str, what: str
+) -> ArtifactRef:
     """Write ``data`` as JSON in the step directory and record it."""
     path = ctx.workdir / name
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-    ctx.artifact(path, kind, what)
+    return ctx.artifact(path, kind, what)
