@@ -1,0 +1,68 @@
+"""Requests for band structures, DOS and cohesive energies reach their protocols, and
+only them: the knowledge planner (modules) and each protocol's own parser agree."""
+
+from __future__ import annotations
+
+import pytest
+
+from simwright.protocols import (
+    dft_bands,
+    dft_cohesive,
+    dft_dos,
+    dft_eos,
+    dft_relax,
+    dft_scf,
+    lattice_constant,
+)
+from simwright.protocols.requests import resolve_request
+
+PROTOCOLS = {
+    p.name: p
+    for p in (
+        lattice_constant.PROTOCOL,
+        dft_scf.PROTOCOL,
+        dft_relax.PROTOCOL,
+        dft_eos.PROTOCOL,
+        dft_bands.PROTOCOL,
+        dft_dos.PROTOCOL,
+        dft_cohesive.PROTOCOL,
+    )
+}
+ROUTES = [
+    ("band structure of Si", "dft_bands", {"structure": {"kind": "bulk", "name": "Si"}}),
+    (
+        "band gap of GaAs with PBE",
+        "dft_bands",
+        {"structure": {"kind": "bulk", "name": "GaAs"}, "functional": "pbe"},
+    ),
+    (
+        "density of states of bcc Fe",
+        "dft_dos",
+        {"structure": {"kind": "bulk", "name": "Fe", "lattice": "bcc"}},
+    ),
+    (
+        "cohesive energy of Cu with PBE",
+        "dft_cohesive_energy",
+        {"structure": {"kind": "bulk", "name": "Cu"}, "functional": "pbe"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "protocol", "given"), ROUTES)
+def test_plan_routes_property_requests_to_their_protocol(
+    text: str, protocol: str, given: dict[str, object]
+) -> None:
+    resolved = resolve_request(text, PROTOCOLS)
+    assert resolved.protocol.name == protocol
+    assert resolved.params.model_dump(exclude_defaults=True) == given
+
+
+@pytest.mark.parametrize(("text", "protocol", "given"), ROUTES)
+def test_exactly_one_parser_claims_each(text: str, protocol: str, given: object) -> None:
+    claims = [p.name for p in PROTOCOLS.values() if p.parse_request(text) is not None]
+    assert claims == [protocol]
+
+
+def test_a_bare_scf_stays_with_dft_scf() -> None:
+    assert resolve_request("SCF of bulk Si with PBE", PROTOCOLS).protocol.name == "dft_scf"
+    assert resolve_request("relax bulk Si with PBE", PROTOCOLS).protocol.name == "dft_relax"
