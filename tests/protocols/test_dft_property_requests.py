@@ -3,6 +3,8 @@ only them: the knowledge planner (modules) and each protocol's own parser agree.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simwright.protocols import (
@@ -66,3 +68,19 @@ def test_exactly_one_parser_claims_each(text: str, protocol: str, given: object)
 def test_a_bare_scf_stays_with_dft_scf() -> None:
     assert resolve_request("SCF of bulk Si with PBE", PROTOCOLS).protocol.name == "dft_scf"
     assert resolve_request("relax bulk Si with PBE", PROTOCOLS).protocol.name == "dft_relax"
+
+
+@pytest.mark.parametrize(
+    ("protocol", "parameters"),
+    [
+        ("dft_bands", "{formula: Si, functional: lda, path_points: 120}"),
+        ("dft_dos", "{formula: Fe, lattice: bcc, delta_e_ev: 0.05}"),
+        ("dft_cohesive_energy", "{formula: Cu, functional: pbe, box_a: 14}"),
+    ],
+)
+def test_yaml_specs_name_the_protocols(tmp_path: Path, protocol: str, parameters: str) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"protocol: {protocol}\nparameters: {parameters}\n")
+    resolved = resolve_request(str(spec), PROTOCOLS)
+    assert resolved.protocol.name == protocol
+    assert resolved.params.structure.kind == "bulk"  # type: ignore[attr-defined]
