@@ -51,7 +51,7 @@ def test_si_has_an_indirect_gap_from_the_path_and_the_uniform_mesh(
     assert values["gap_is_direct"].value == 0.0
     assert 0.2 < values["band_gap_path"].value < 1.0  # LDA at 12 Ry: about 0.5 eV
     assert 0.2 < values["band_gap"].value < 1.2
-    assert "indirect (VBM at Γ" in out.result.summary
+    assert "indirect (VBM at Γ" in out.result.summary and "(LDA)" in out.result.summary
     table = read_table(out.run_dir / values["band_gap_path"].source)
     assert table.column("energy").unit == "eV"
     assert np.all(np.diff(np.asarray(table["distance"])) >= 0)

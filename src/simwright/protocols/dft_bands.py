@@ -95,7 +95,9 @@ class BandsRecommend(Step):
                 "computed without spin here: say 'non-magnetic' to proceed"
             )
         metal = rec.conditions.has("metal")
-        return BandsRun(self.params, rec.template, rec.valence_electrons, metal)
+        return BandsRun(
+            self.params, rec.template, rec.valence_electrons, metal, rec.pseudos.functional
+        )
 
 
 def _bands_table(
@@ -126,6 +128,7 @@ class BandsRun(Step):
     template: PwInput
     valence_electrons: float
     metal: bool
+    functional: str
 
     @override
     def run(self, ctx: RunContext) -> BandsReport:
@@ -182,6 +185,7 @@ class BandsRun(Step):
             if scf.output.fermi_energy_ev is not None
             else float("nan"),
             mesh.describe(),
+            self.functional,
         )
 
 
@@ -201,6 +205,7 @@ class BandsReport(Step):
     metal: bool
     fermi_ev: float
     mesh: str
+    functional: str
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
@@ -227,9 +232,9 @@ class BandsReport(Step):
             values["direct_gap_path"] = Quantity(gap_path.direct_gap_ev, "eV", source=src_p)
             values["gap_is_direct"] = Quantity(float(gap_path.direct), "1", source=src_p)
             summary = (
-                f"Band gap of {name}: {text} along the path; {gap_uni.gap_ev:.3f} eV on the "
-                f"uniform {self.mesh} mesh; smallest direct gap {gap_path.direct_gap_ev:.3f} eV "
-                f"at {where(gap_path.direct_k)}"
+                f"Band gap of {name} ({self.functional.upper()}): {text} along the path; "
+                f"{gap_uni.gap_ev:.3f} eV on the uniform {self.mesh} mesh; smallest direct "
+                f"gap {gap_path.direct_gap_ev:.3f} eV at {where(gap_path.direct_k)}"
             )
         else:
             zero, zero_name = self.fermi_ev, "E_F"
@@ -244,7 +249,7 @@ class BandsReport(Step):
             label_x,
             labels,
             zero_name=zero_name,
-            title=f"{name} band structure ({self.params.functional or 'DFT'})",
+            title=f"{name} band structure ({self.functional.upper()})",
         )
         refs = _references(name, values)
         if refs:

@@ -66,7 +66,7 @@ class DosRecommend(Step):
     @override
     def run(self, ctx: RunContext) -> DosRun:
         rec = recommend_in_step(ctx, self.params)
-        return DosRun(self.params, rec.template, rec.valence_electrons)
+        return DosRun(self.params, rec.template, rec.valence_electrons, rec.pseudos.functional)
 
 
 def _dos_table(energy: np.ndarray, fermi: float, columns: dict[str, np.ndarray]) -> Table:
@@ -93,6 +93,7 @@ class DosRun(Step):
     params: DftDosParams
     template: PwInput
     valence_electrons: float
+    functional: str
 
     @override
     def run(self, ctx: RunContext) -> DosReport:
@@ -140,6 +141,7 @@ class DosRun(Step):
             ctx.artifact(t1, "table", "total density of states", SCHEMA_VERSION),
             ctx.artifact(t2, "table", "projected density of states", SCHEMA_VERSION),
             mesh.describe(),
+            self.functional,
         )
 
 
@@ -152,6 +154,7 @@ class DosReport(Step):
     dos: ArtifactRef
     pdos: ArtifactRef
     mesh: str
+    functional: str
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
@@ -160,18 +163,18 @@ class DosReport(Step):
         x = np.asarray(dos["energy_minus_fermi"])
         fermi = float(dos.attrs["fermi_energy_ev"])
         names = [c for c in ("dos", "dosup", "dosdw") if c in dos.names]
-        total = {n if n != "dos" else "total": np.asarray(dos[n]) for n in names}
-        at_ef = sum(float(np.interp(0.0, x, v)) for v in total.values())
+        at_ef = sum(float(np.interp(0.0, x, np.asarray(dos[n]))) for n in names)
         partial = {
             n: np.asarray(pdos[n]) for n in pdos.names if n not in ("energy", "energy_minus_fermi")
         }
         name = self.params.structure.name
+        pdos_x = np.asarray(pdos["energy_minus_fermi"])
         plot = plot_dos(
             ctx.workdir / "dos.png",
             x,
-            total,
-            {k: v for k, v in partial.items()} if len(x) == len(pdos["energy"]) else {},
-            title=f"{name} density of states ({self.params.functional or 'DFT'})",
+            {("total" if n == "dos" else n): np.asarray(dos[n]) for n in names},
+            (pdos_x, partial),
+            title=f"{name} density of states ({self.functional.upper()})",
         )
         values = {
             "fermi_energy": Quantity(fermi, "eV", source=self.dos.path),

@@ -57,18 +57,23 @@ def plot_dos(
     path: Path,
     energy: np.ndarray,
     total: Mapping[str, np.ndarray],
-    partial: Mapping[str, np.ndarray],
+    partial: tuple[np.ndarray, Mapping[str, np.ndarray]] | None,
     *,
     title: str,
+    window_ev: tuple[float, float] = (-10.0, 8.0),
 ) -> Path:
-    """Total (and projected) DOS against E − E_F, the Fermi level at zero."""
+    """Total (spin down drawn negative) and projected DOS against E − E_F, E_F at zero;
+    ``partial`` is the projected DOS's own energy axis (relative to E_F) and columns."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 4.0), dpi=110)
     for name, values in total.items():
-        ax.plot(energy, values, lw=1.4, color="black" if name == "total" else None, label=name)
-    for name, values in partial.items():
-        ax.plot(energy, values, lw=1.0, label=name)
+        sign = -1.0 if name == "dosdw" else 1.0
+        ax.plot(energy, sign * values, lw=1.4, color="black", label=None if sign < 0 else name)
+    if partial is not None:
+        for name, values in partial[1].items():
+            ax.plot(partial[0], values, lw=1.0, label=name)
     ax.axvline(0.0, color="tab:red", lw=0.8, ls="--", label="$E_F$")
+    ax.set_xlim(*window_ev)
     ax.set_xlabel("E − E_F (eV)")
     ax.set_ylabel("DOS (states/eV/cell)")
     ax.set_title(title, fontsize=10)
