@@ -3,10 +3,10 @@ cohesive energies), each request run end to end through its protocol (real Runne
 SQLite store, recommender, recovery machine, pw.x / bands.x), with its wall time.
 
 Settings are the recommended ones (cutoffs from the pseudopotential files, k-spacing
-0.25 Å⁻¹ for the SCF) unless a row says otherwise; the atom box of the cohesive
-energies is 12 Å. GaAs is refused when no Ga pseudopotential is installed.
+0.25 Å⁻¹ for the SCF); the atom box of the cohesive energies is ``--box`` (12 Å).
+GaAs is refused when no Ga pseudopotential is installed.
 
-    python benchmarks/dft_properties.py [--quick] [--json out.json]
+    python benchmarks/dft_properties.py [--quick] [--only TEXT] [--box 12] [--json out.json]
 """
 
 from __future__ import annotations
@@ -70,11 +70,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="coarser k-points and a 9 Å atom box")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--only", default="", help="run the requests containing this text")
+    ap.add_argument("--box", type=float, default=12.0, help="edge of the atoms' box (Å)")
     args = ap.parse_args()
-    extra = QUICK if args.quick else {}
+    extra = {"box_a": args.box, **(QUICK if args.quick else {})}
     rows = []
     with tempfile.TemporaryDirectory(prefix="simwright-dft-props-") as tmp:
         for text, proto, case_extra, key in CASES:
+            if args.only not in text:
+                continue
             row = run_case(text, proto, {**extra, **case_extra}, key, Path(tmp))
             rows.append(row)
             shown = row.get("value_ev", row.get("error", ""))

@@ -28,13 +28,14 @@ SI = {"structure": {"kind": "bulk", "name": "Si"}, "functional": "lda", "ecutwfc
 def test_the_atom_input_shares_cutoffs_files_and_smearing_with_the_bulk() -> None:
     params = dft_cohesive.PROTOCOL.validate(SI)
     bulk = recommend(params, PseudoLibrary((PSEUDO,))).template
-    atom = dft_cohesive.atom_input(bulk, "Si", 8.0, 0.5)
+    atom = dft_cohesive.atom_input(bulk, "Si", 8.0, 0.5, 4.0)
     record = dft_cohesive.consistent_settings(bulk, {"Si": atom}, (PSEUDO,), "lda", 8.0)
     assert record["consistent_settings"] is True
     assert record["smearing"] == "gaussian" and record["degauss_ry"] == 0.01
     assert record["pseudopotentials"]["Si"]["file"] == "Si.pz-vbc.UPF"
     assert len(record["pseudopotentials"]["Si"]["sha256"]) == 64
     assert atom.get("system", "nspin") == 2 and atom.kpoints.mode == "gamma"
+    assert atom.get("system", "nbnd") == 8 and bulk.get("system", "nbnd") is None
     other = atom.with_values({"system": {"ecutwfc": 20.0}})
     with pytest.raises(ValidationError, match="would not use the bulk's settings"):
         dft_cohesive.consistent_settings(bulk, {"Si": other}, (PSEUDO,), "lda", 8.0)

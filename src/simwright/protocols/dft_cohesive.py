@@ -21,6 +21,7 @@ open-shell p atoms such as Si; the report says so.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -62,6 +63,8 @@ EXPERIMENT_EV: dict[str, float] = {"Si": 4.63, "Cu": 3.49, "Al": 3.39}
 """Experimental cohesive energies (eV/atom, Kittel)."""
 PBE_EV: dict[str, float] = {"Si": 4.55, "Cu": 3.48, "Al": 3.43}
 """Published PBE cohesive energies (eV/atom, Paier et al. 2006)."""
+ATOM_MIXING_BETA = 0.1
+"""Mixing of the isolated atoms' SCF."""
 SETTINGS_KEYS = ("ecutwfc", "ecutrho", "occupations", "smearing", "degauss", "input_dft")
 """&SYSTEM variables that must be equal in the bulk and the atom inputs."""
 
@@ -87,15 +90,24 @@ class DftCohesiveParams(DftRequest):
         return self
 
 
-def atom_input(bulk: PwInput, element: str, box_a: float, magnetization: float) -> PwInput:
+def atom_input(
+    bulk: PwInput, element: str, box_a: float, magnetization: float, z_valence: float
+) -> PwInput:
     """The isolated-atom input derived from the bulk one: same &SYSTEM cutoffs, smearing
-    and functional, the element's pseudopotential file, Γ, nspin=2, no stress."""
+    and functional, the element's pseudopotential file, Γ, nspin=2, no stress; one band
+    per valence electron plus 4 and gentle local-TF mixing (a spin-polarised Cu atom in a
+    box diverged at iteration 4 with pw.x's defaults and mixing_beta 0.3)."""
+    nbnd = math.ceil(z_valence) + 4
     species = next(s for s in bulk.species if s.symbol == element)
     system: dict[str, Value] = {
         k: v for k, v in bulk.namelists["system"].items() if not k.startswith("starting_mag")
     }
-    system.update({"nspin": 2, "starting_magnetization(1)": magnetization})
-    electrons = {**bulk.namelists.get("electrons", {}), "mixing_beta": 0.3}
+    system.update({"nspin": 2, "starting_magnetization(1)": magnetization, "nbnd": nbnd})
+    electrons = {
+        **bulk.namelists.get("electrons", {}),
+        "mixing_beta": ATOM_MIXING_BETA,
+        "mixing_mode": "local-TF",
+    }
     control = {k: v for k, v in bulk.namelists["control"].items() if k != "tstress"}
     half = box_a / 2
     atom = Structure((element,), np.array([[half, half, half]]), np.eye(3) * box_a, (True,) * 3)
@@ -191,7 +203,10 @@ class CohesiveRun(Step):
     def run(self, ctx: RunContext) -> CohesiveReport:
         p = self.params
         counts = Counter(self.template.structure.symbols)
-        atoms = {e: atom_input(self.template, e, p.box_a, p.atom_magnetization) for e in counts}
+        z = dict(zip((s.symbol for s in self.template.species), self.z_valence, strict=True))
+        atoms = {
+            e: atom_input(self.template, e, p.box_a, p.atom_magnetization, z[e]) for e in counts
+        }
         record = consistent_settings(
             self.template, atoms, pseudo_dirs(ctx, p), self.functional, p.box_a
         )
@@ -199,7 +214,6 @@ class CohesiveRun(Step):
             ctx, "settings.json", record, "settings", "consistent settings of all runs"
         )
         ctx.rule("consistent_settings", "bulk and atoms share cutoffs, files, smearing")
-        z = dict(zip((s.symbol for s in self.template.species), self.z_valence, strict=True))
         bulk_valence = sum(z[s] for s in self.template.structure.symbols)
         names, n = ["bulk"], [len(self.template.structure)]
         runs = [_energy(ctx, p, self.template, bulk_valence, "bulk")]
