@@ -3,8 +3,9 @@ cohesive energies), each request run end to end through its protocol (real Runne
 SQLite store, recommender, recovery machine, pw.x / bands.x), with its wall time.
 
 Settings are the recommended ones (cutoffs from the pseudopotential files, k-spacing
-0.25 Å⁻¹ for the SCF); the atom box of the cohesive energies is ``--box`` (12 Å).
-GaAs is refused when no Ga pseudopotential is installed.
+0.25 Å⁻¹ for the SCF); the atom box of the cohesive energies is ``--box`` (12 Å);
+the Al(111) slab has 5 layers and 15 Å of vacuum. GaAs is refused when no Ga
+pseudopotential is installed.
 
     python benchmarks/dft_properties.py [--quick] [--only TEXT] [--box 12] [--json out.json]
 """
@@ -19,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from simwright.graph import Runner
-from simwright.protocols import dft_bands, dft_cohesive
+from simwright.protocols import dft_bands, dft_cohesive, dft_work_function
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store
 
+AL111 = {"kind": "surface", "name": "Al", "facet": "111"}
 CASES: list[tuple[str, Protocol, dict[str, Any], str]] = [
     ("band gap of Si with PBE", dft_bands.PROTOCOL, {}, "band_gap"),
     ("band gap of Si with LDA", dft_bands.PROTOCOL, {}, "band_gap"),
@@ -33,6 +35,12 @@ CASES: list[tuple[str, Protocol, dict[str, Any], str]] = [
     ("cohesive energy of Cu with PBE", dft_cohesive.PROTOCOL, {}, "cohesive_energy"),
     ("cohesive energy of Si with LDA", dft_cohesive.PROTOCOL, {}, "cohesive_energy"),
     ("cohesive energy of Al with LDA", dft_cohesive.PROTOCOL, {}, "cohesive_energy"),
+    (
+        "work function of Al(111) with LDA",
+        dft_work_function.PROTOCOL,
+        {"structure": {**AL111, "size": (1, 1, 5), "vacuum_a": 15.0}},
+        "work_function",
+    ),
 ]
 QUICK = {"kspacing_inv_a": 0.4, "box_a": 9.0}
 

@@ -14,6 +14,7 @@ from simwright.protocols import (
     dft_eos,
     dft_relax,
     dft_scf,
+    dft_work_function,
     lattice_constant,
 )
 from simwright.protocols.requests import resolve_request
@@ -28,6 +29,7 @@ PROTOCOLS = {
         dft_bands.PROTOCOL,
         dft_dos.PROTOCOL,
         dft_cohesive.PROTOCOL,
+        dft_work_function.PROTOCOL,
     )
 }
 ROUTES = [
@@ -46,6 +48,11 @@ ROUTES = [
         "cohesive energy of Cu with PBE",
         "dft_cohesive_energy",
         {"structure": {"kind": "bulk", "name": "Cu"}, "functional": "pbe"},
+    ),
+    (
+        "work function of Al(111) with LDA",
+        "dft_work_function",
+        {"structure": {"kind": "surface", "name": "Al", "facet": "111"}, "functional": "lda"},
     ),
 ]
 

@@ -79,9 +79,15 @@ def nscf_kept(
     return require_success(outcome)
 
 
-def tool_in_step(ctx: RunContext, tool: Tool, values: dict[str, Value], where: Path) -> ToolRun:
+def tool_in_step(
+    ctx: RunContext,
+    tool: Tool,
+    values: dict[str, Value],
+    where: Path,
+    plot: dict[str, Value] | None = None,
+) -> ToolRun:
     """Run a QE tool in ``where`` (which holds pw.x's data), record it, fail loudly."""
-    run = run_tool(tool, values, where)
+    run = run_tool(tool, values, where, plot=plot)
     ctx.engine_call(run.call)
     if not run.valid:
         raise EngineError("; ".join(run.problems), tail=run.call.stdout_tail)

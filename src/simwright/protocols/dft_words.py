@@ -17,6 +17,7 @@ DOS = re.compile(
     r"\bpdos\b",
     re.IGNORECASE,
 )
+WORK_FUNCTION = re.compile(r"\bwork[- ]?functions?\b")
 COHESIVE = re.compile(r"\bcohesive energ(?:y|ies)\b|\batomi[sz]ation energ(?:y|ies)\b")
 
 
@@ -35,9 +36,14 @@ def asks_cohesive(text: str) -> bool:
     return COHESIVE.search(text.lower()) is not None
 
 
+def asks_work_function(text: str) -> bool:
+    """The request asks for the work function of a surface."""
+    return WORK_FUNCTION.search(text.lower()) is not None
+
+
 def asks_property(text: str) -> bool:
     """The request asks for one of these properties (not a bare SCF)."""
-    return asks_bands(text) or asks_dos(text) or asks_cohesive(text)
+    return asks_bands(text) or asks_dos(text) or asks_cohesive(text) or asks_work_function(text)
 
 
 def property_request(text: str, what: str) -> dict[str, Any]:

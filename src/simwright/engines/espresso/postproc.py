@@ -1,5 +1,5 @@
 """Quantum ESPRESSO post-processing tools shipped beside pw.x: ``bands.x``, ``dos.x``,
-``projwfc.x``.
+``projwfc.x``, ``pp.x``.
 
 Each tool reads the data pw.x saved in ``./tmp`` under the prefix ``pwscf`` (the
 template's fixed places). :func:`tool_input` writes the one namelist a tool reads
@@ -22,13 +22,22 @@ from simwright.engines.espresso.launcher import pw_version
 from simwright.engines.espresso.template import OUTDIR, PREFIX, Value, format_value
 from simwright.errors import ValidationError
 
-Tool = Literal["bands", "dos", "projwfc"]
-"""A post-processing tool, named like its namelist (``bands.x`` reads ``&BANDS``)."""
+Tool = Literal["bands", "dos", "projwfc", "pp"]
+"""A post-processing tool: ``bands.x``, ``dos.x``, ``projwfc.x``, ``pp.x``."""
+
+NAMELIST: dict[Tool, str] = {
+    "bands": "BANDS",
+    "dos": "DOS",
+    "projwfc": "PROJWFC",
+    "pp": "INPUTPP",
+}
+"""The namelist each tool reads (pp.x reads a second one, ``&PLOT``)."""
 
 TOOL_PATHS: dict[Tool, frozenset[str]] = {
     "bands": frozenset({"filband", "filp"}),
     "dos": frozenset({"fildos"}),
     "projwfc": frozenset({"filpdos", "filproj"}),
+    "pp": frozenset({"filplot", "fileout"}),
 }
 """Output-file variables of each tool; :func:`tool_input` accepts only plain names."""
 
@@ -50,8 +59,7 @@ class ToolRun:
         return not self.problems
 
 
-def tool_input(tool: Tool, values: Mapping[str, Value]) -> str:
-    """The namelist text of ``tool`` with ``outdir`` and ``prefix`` set to pw.x's places."""
+def _check_paths(tool: Tool, values: Mapping[str, Value]) -> None:
     for name, value in values.items():
         key = name.lower()
         if key in ("outdir", "prefix"):
@@ -60,9 +68,24 @@ def tool_input(tool: Tool, values: Mapping[str, Value]) -> str:
             not isinstance(value, str) or "/" in value or value.startswith(".")
         ):
             raise ValidationError(f"{tool}.x: {name} must be a plain file name, got {value!r}")
-    body = {"outdir": OUTDIR, "prefix": PREFIX, **values}
-    lines = "".join(f"  {k} = {format_value(v)}\n" for k, v in body.items())
-    return f"&{tool.upper()}\n{lines}/\n"
+
+
+def _namelist(name: str, values: Mapping[str, Value]) -> str:
+    lines = "".join(f"  {k} = {format_value(v)}\n" for k, v in values.items())
+    return f"&{name}\n{lines}/\n"
+
+
+def tool_input(
+    tool: Tool, values: Mapping[str, Value], plot: Mapping[str, Value] | None = None
+) -> str:
+    """The namelist text of ``tool`` with ``outdir`` and ``prefix`` set to pw.x's places
+    (``plot``: pp.x's ``&PLOT`` namelist)."""
+    _check_paths(tool, values)
+    text = _namelist(NAMELIST[tool], {"outdir": OUTDIR, "prefix": PREFIX, **values})
+    if plot is not None:
+        _check_paths(tool, plot)
+        text += _namelist("PLOT", plot)
+    return text
 
 
 def seed_scratch(source: Path, target: Path) -> None:
@@ -79,6 +102,7 @@ def run_tool(
     values: Mapping[str, Value],
     workdir: Path,
     *,
+    plot: Mapping[str, Value] | None = None,
     executable: str | None = None,
     timeout_s: float | None = None,
 ) -> ToolRun:
@@ -89,7 +113,7 @@ def run_tool(
             f"{exe} is not installed; it comes with pw.x in Debian's quantum-espresso package"
         )
     name = f"{tool}.in"
-    (workdir / name).write_text(tool_input(tool, values))
+    (workdir / name).write_text(tool_input(tool, values, plot))
     call = run_subprocess(
         tool,
         [exe, "-in", name],
