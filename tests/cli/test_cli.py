@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from helpers.paths import TESTS
+from helpers.plugins import allow_test_calculators
 from simwright.cli.main import app
 
 HERE = TESTS
@@ -114,6 +115,7 @@ def test_pw_path_overrides_are_refused_before_a_run_exists(cli, tmp_path: Path, 
 
 
 def test_engine_crash_is_recorded_and_the_run_failed(cli, tmp_path: Path) -> None:
+    allow_test_calculators(tmp_path / "home")
     spec = tmp_path / "crash.yaml"
     spec.write_text(
         "protocol: lattice_constant\nparameters: {element: Cu, "
@@ -128,7 +130,12 @@ def test_engine_crash_is_recorded_and_the_run_failed(cli, tmp_path: Path) -> Non
     assert call["exit_code"] == 1 and "segmentation fault" in call["stderr_tail"]
 
 
-def test_unknown_run_is_a_clear_error(cli) -> None:
+def test_unknown_run_is_a_clear_error(cli, tmp_path: Path) -> None:
+    code, out = cli("show", "does-not-exist")
+    assert code == 2 and "no simwright store at" in out["error"]
+    from simwright.store import Store
+
+    Store.at(tmp_path / "home" / "simwright.db").close()
     code, out = cli("show", "does-not-exist")
     assert code == 2 and "no run" in out["error"]
 

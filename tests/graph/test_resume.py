@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 
 from helpers.paths import TESTS
+from helpers.plugins import allow_test_calculators
 
 HERE = TESTS
 SIMWRIGHT = [sys.executable, "-m", "simwright"]
 
 
 def _env(home: Path) -> dict[str, str]:
+    allow_test_calculators(home)
     env = dict(os.environ)
     env["SIMWRIGHT_HOME"] = str(home)
     env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
@@ -103,7 +105,7 @@ def test_sigkill_then_resume_runs_no_completed_step_twice(
     assert (build_dir / "crystal.extxyz").stat().st_mtime_ns == build_mtime
     attempts = _rows(home, "select seq, attempt, status from steps order by id")
     if mode == "during":
-        assert attempts[1:3] == [(2, 1, "running"), (2, 2, "completed")]
+        assert attempts[1:3] == [(2, 1, "killed"), (2, 2, "completed")]
     else:
         assert [a for a in attempts if a[0] == 2] == [(2, 1, "completed")]
     assert steps[1][2] == "completed"
@@ -141,9 +143,13 @@ def test_cli_run_killed_mid_step_resumes(tmp_path: Path, reference: dict) -> Non
     assert len(_rows(home, "select id from steps")) == 5
 
 
-def test_sigterm_marks_the_run_interrupted_and_resume_completes(
-    tmp_path: Path, reference: dict
+@pytest.mark.parametrize(
+    "sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["sigterm", "sighup", "sigint"]
+)
+def test_a_signal_marks_the_run_interrupted_and_resume_completes(
+    tmp_path: Path, reference: dict, sig: signal.Signals
 ) -> None:
+    """SIGTERM (kill), SIGHUP (the terminal closed) and SIGINT (Ctrl-C) end alike."""
     home = tmp_path / "home"
     spec = tmp_path / "spec.yaml"
     spec.write_text(SPEC.replace("0.05", "0.3"))
@@ -162,7 +168,7 @@ def test_sigterm_marks_the_run_interrupted_and_resume_completes(
         except sqlite3.OperationalError:
             pass
         time.sleep(0.05)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     stdout, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
     out = json.loads(stdout)

@@ -1,7 +1,9 @@
 """An EMT calculator that sleeps before each calculation, so a test can kill a step mid-way.
 
-It is passed to the real ``lattice_constant`` protocol by import path, exactly as a
-user passes any ASE calculator (``calculator: helpers.slowcalc:SlowEMT``).
+It is passed to the real ``lattice_constant`` protocol by name
+(``calculator: helpers.slowcalc:SlowEMT``), which resolves only because the test
+home's ``config.toml`` allows it (:func:`helpers.plugins.allow_test_calculators`),
+exactly as an installation allows its own calculators.
 """
 
 from __future__ import annotations

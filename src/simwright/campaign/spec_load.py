@@ -20,6 +20,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from simwright.campaign.spec import CampaignSpec
 from simwright.errors import ParseError, ValidationError
+from simwright.textio import read_utf8
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ def parse_spec(
 def read_spec_data(path: Path) -> dict[str, Any]:
     """The mapping in a YAML spec file (raises :class:`ParseError` on bad YAML)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_utf8(path, "campaign spec")
     except OSError as exc:
         raise ParseError(f"cannot read campaign spec {path}: {exc.strerror}") from exc
     try:

@@ -47,11 +47,13 @@ def ask(
 ) -> None:
     """Answer a request with the agents (needs a model: see SIMWRIGHT_MODEL)."""
     from simwright.errors import ValidationError
+    from simwright.textio import require_utf8
 
     if resume is not None:
         resume_agent(resume, interactive=interactive, json_out=json_out, home=home)
     if not request:
         raise ValidationError("give a request, or --resume RUN to continue an agent run")
+    require_utf8(request, "the request")
     store, orchestrator = _orchestrator(interactive, home)
     text = article.read_text(encoding="utf-8", errors="replace") if article else None
     outcome = orchestrator.run(request, text)

@@ -24,6 +24,7 @@ from simwright.cli.common import (
     out,
     settings_for,
 )
+from simwright.cli.signals import interrupt_on_signals
 
 if TYPE_CHECKING:
     from simwright.campaign.runner import CampaignRunner
@@ -157,6 +158,7 @@ def run(
     runner = _runner(settings, loaded.segment.engine, report)
     campaign_id = runner.create(loaded, spec.read_text(encoding="utf-8"))
     err.print(f"campaign {campaign_id}", highlight=False)
+    interrupt_on_signals()  # SIGTERM and SIGHUP stop it like Ctrl-C: marked interrupted
     runner.run(campaign_id, max_segments=max_segments, max_states=max_states)
     _finish(runner, campaign_id, json_out)
 
@@ -175,6 +177,7 @@ def resume(
     settings = settings_for(home)
     engine = _campaign_engine(settings, campaign)
     runner = _runner(settings, engine, report)
+    interrupt_on_signals()
     outcome = runner.run(campaign, max_segments=max_segments, max_states=max_states)
     _finish(runner, outcome.campaign_id, json_out)
 

@@ -12,13 +12,16 @@ from simwright.store.models_campaign import CampaignEventRow
 
 
 class ProgressObserver:
-    """Prints one line per segment, state change and event (to stderr)."""
+    """Prints one line per segment (with its speed when it ends), state change and event
+    (to stderr)."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
+        self._steps: dict[tuple[str, str, int], int] = {}
 
     def segment_started(self, state: StateView, seq: int, attempt: int, steps: int) -> None:
         """Print the segment about to run."""
+        self._steps[(state.system, state.condition, seq)] = steps
         again = f" (attempt {attempt})" if attempt > 1 else ""
         self.console.print(
             f"  {state.system}/{state.condition}: segment {seq}{again}, {steps} steps "
@@ -27,10 +30,12 @@ class ProgressObserver:
         )
 
     def segment_finished(self, state: StateView, seq: int, status: str, wall_s: float) -> None:
-        """Print how the segment ended."""
+        """Print how the segment ended, with its steps per second."""
+        steps = self._steps.pop((state.system, state.condition, seq), None)
+        speed = f" ({steps / wall_s:.3g} steps/s)" if steps and wall_s > 0 else ""
         self.console.print(
-            f"  {state.system}/{state.condition}: segment {seq} {status} in {wall_s:.1f} s "
-            f"-> {state.status}",
+            f"  {state.system}/{state.condition}: segment {seq} {status} in {wall_s:.1f} s"
+            f"{speed} -> {state.status}",
             highlight=False,
         )
 

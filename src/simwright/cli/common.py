@@ -5,9 +5,13 @@ Kept free of heavy imports so that ``simwright --help`` stays fast.
 
 from __future__ import annotations
 
+import io
 import json
+import math
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -31,38 +35,163 @@ HomeOpt = Annotated[
 ]
 
 
+def strict_json(data: Any) -> Any:
+    """``data`` with every NaN or infinity replaced by None, noted under ``non_finite``.
+
+    Strict JSON has no NaN or Infinity. A non-finite float becomes ``null`` and, when
+    ``data`` is a dictionary, its path (``results.msd.value``) and original spelling
+    (``"inf"``, ``"-inf"``, ``"nan"``) are listed under the top-level key ``non_finite``.
+    """
+    found: dict[str, str] = {}
+    clean = _finite(data, "", found)
+    if found and isinstance(clean, dict):
+        clean["non_finite"] = found
+    return clean
+
+
+def _finite(value: Any, path: str, found: dict[str, str]) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        found[path or "."] = repr(value)
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v, f"{path}.{k}" if path else str(k), found) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v, f"{path}[{i}]", found) for i, v in enumerate(value)]
+    return value
+
+
+class _JsonStdout(io.TextIOBase):
+    """What ``sys.stdout`` is while a ``--json`` command runs: writes go to stderr;
+    only :func:`emit` writes to ``target``, the real standard output."""
+
+    def __init__(self, target: Any, diverted: Any) -> None:
+        super().__init__()
+        self.target = target
+        self.diverted = diverted
+
+    def write(self, text: str) -> int:
+        """Send stray output (banners of third-party packages) to stderr."""
+        return int(self.diverted.write(text))
+
+    def flush(self) -> None:
+        """Flush stderr."""
+        self.diverted.flush()
+
+    def isatty(self) -> bool:
+        """Never a terminal: nothing should draw on it."""
+        return False
+
+
+def _fileno(stream: Any) -> int | None:
+    try:
+        return int(stream.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+@contextmanager
+def stdout_for_json() -> Iterator[None]:
+    """Keep standard output for the one JSON object of a ``--json`` command.
+
+    While the command runs, Python's ``sys.stdout`` and (when stdout is a real file
+    descriptor) descriptor 1 itself point at stderr, so banners printed by third-party
+    code (CHGNet, torch, C libraries) cannot corrupt the JSON; :func:`emit` still
+    writes to the original standard output.
+    """
+    real = sys.stdout
+    fd, err_fd = _fileno(real), _fileno(sys.stderr)
+    saved: int | None = None
+    target: Any = real
+    if fd is not None and err_fd is not None:
+        real.flush()
+        saved = os.dup(fd)
+        os.dup2(err_fd, fd)
+        target = os.fdopen(os.dup(saved), "w", encoding="utf-8", closefd=True)
+    sys.stdout = _JsonStdout(target, sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout = real
+        if saved is not None:
+            target.flush()
+            target.close()
+            os.dup2(saved, fd)  # type: ignore[arg-type]
+            os.close(saved)
+
+
 def emit(data: Any) -> None:
-    """Print ``data`` as one JSON object on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+    """Print ``data`` as one strict JSON object on stdout (no NaN or Infinity)."""
+    text = json.dumps(strict_json(data), indent=2, default=str, ensure_ascii=False, allow_nan=False)
+    stream = sys.stdout
+    target = stream.target if isinstance(stream, _JsonStdout) else stream
+    target.write(text + "\n")
+    target.flush()
 
 
 def handled(fn: F) -> F:
-    """Turn simwright's errors into a clear message and exit code 2 (JSON with --json)."""
+    """Turn simwright's errors into a clear message and exit code 2 (JSON with --json).
+
+    With ``--json`` the command runs inside :func:`stdout_for_json`, so stdout carries
+    exactly one JSON object whatever third-party code prints.
+    """
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from simwright.errors import SimwrightError
 
+        if kwargs.get("json_out"):
+            with stdout_for_json():
+                return _call_json(fn, args, kwargs)
         try:
             return fn(*args, **kwargs)
         except SimwrightError as exc:
-            if kwargs.get("json_out"):
-                emit({"status": "error", "error": str(exc), "error_type": type(exc).__name__})
-            else:
-                from rich.markup import escape
+            from rich.markup import escape
 
-                err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
+            err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
             raise typer.Exit(2) from exc
 
     return wrapper  # type: ignore[return-value]
 
 
-def settings_for(home: Path | None) -> Settings:
-    """Settings from the environment and config file, with ``--home`` if given."""
-    from simwright.settings import load_settings
+def _call_json(fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+    """Run a ``--json`` command; its refusal is printed as JSON while stdout is reserved."""
+    from simwright.errors import SimwrightError
 
-    settings = load_settings()
-    return settings.with_home(home.expanduser().resolve()) if home else settings
+    try:
+        return fn(*args, **kwargs)
+    except SimwrightError as exc:
+        data = {"status": "error", "error": str(exc), "error_type": type(exc).__name__}
+        details = getattr(exc, "details", None)
+        if isinstance(details, dict):
+            data.update(details)
+        emit(data)
+        raise typer.Exit(2) from exc
+
+
+def settings_for(home: Path | None) -> Settings:
+    """Settings from the environment and config file, with ``--home`` if given.
+
+    With ``--home`` the config file read is that home's ``config.toml``.
+    """
+    from simwright.settings import load_settings, settings_at
+
+    return settings_at(home.expanduser().resolve()) if home else load_settings()
+
+
+def store_exists(settings: Settings) -> bool:
+    """False when the store of ``settings`` is a SQLite file that does not exist yet."""
+    from simwright.store.store import sqlite_path
+
+    db = sqlite_path(settings.db_url)
+    return db is None or db.is_file()
+
+
+def open_existing_store(settings: Settings) -> Store:
+    """The provenance store of ``settings`` for a read-only command: never creates a
+    store or a home (``no simwright store at …``, exit 2, when there is none)."""
+    from simwright.store import Store
+
+    return Store.existing(settings.db_url)
 
 
 def open_store(settings: Settings) -> Store:

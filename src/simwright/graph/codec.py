@@ -5,7 +5,10 @@ keys, :class:`pathlib.Path`, enums, numpy arrays and scalars, :class:`Structure`
 frozen dataclasses and pydantic models. Classes are stored by ``module:qualname``
 and must be importable when the run is resumed (a class whose module moved is found
 through :mod:`simwright.graph.renames`); only dataclasses, pydantic models and enums
-are ever reconstructed.
+are ever reconstructed. Stored text never makes code run: a module is imported only
+when it is simwright's own or the package of a registered plugin
+(:func:`simwright.plugins.trusted_module`); a class of any other module is found
+only when that module is already loaded.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import enum
 import hashlib
 import importlib
 import json
+import sys
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -23,6 +27,7 @@ from pydantic import BaseModel
 
 from simwright.errors import GraphError
 from simwright.graph.renames import CLASS_RENAMES, MODULE_RENAMES
+from simwright.plugins import trusted_module
 from simwright.structure import Structure
 
 TYPE_KEY = "__type__"
@@ -42,8 +47,16 @@ def current_path(path: str) -> str:
 
 
 def load_class(path: str) -> type:
-    """Import the class named by ``module:qualname`` (following recorded renames)."""
+    """The class named by ``module:qualname`` (following recorded renames).
+
+    Only trusted modules are imported; others must already be loaded.
+    """
     module_name, _, qualname = current_path(path).partition(":")
+    if module_name not in sys.modules and not trusted_module(module_name):
+        raise GraphError(
+            f"cannot load stored type {path!r}: module {module_name!r} is neither simwright's "
+            "nor a registered plugin's, and is not loaded"
+        )
     try:
         obj: Any = importlib.import_module(module_name)
         for part in qualname.split("."):

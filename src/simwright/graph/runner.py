@@ -9,15 +9,13 @@ recorded successor is executed next, and completed steps never run again.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import secrets
+import shutil
 import time
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -26,15 +24,16 @@ from simwright import __version__
 from simwright.engines.base import EngineCall, kill_orphaned_engine
 from simwright.errors import EngineError, GraphError, NeedsReview, SimwrightError, StoreError
 from simwright.graph import codec
+from simwright.graph.artifacts import check_required
 from simwright.graph.context import RunContext
 from simwright.graph.decision import Decider
 from simwright.graph.graph import Graph
+from simwright.graph.lock import run_lock
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Done, Step, upgraded
-from simwright.results import ArtifactRef
 from simwright.settings import Settings
 from simwright.store.records import EventRecord, StepOutcome
-from simwright.store.store import Store, sha256_file
+from simwright.store.store import Store
 
 
 @dataclass(frozen=True)
@@ -46,6 +45,10 @@ class RunOutcome:
     run_dir: Path
     result: Any = None
     error: str | None = None
+
+
+INTERRUPTED = "interrupted by the user or the system; `simwright resume` continues it"
+KILLED = "the process running this attempt died (killed); the step was attempted again"
 
 
 def new_run_id() -> str:
@@ -73,7 +76,11 @@ class Runner:
     def start(
         self, graph: Graph, first: Step, *, protocol: str, params: Any = None, request: str = ""
     ) -> RunOutcome:
-        """Create a run of ``graph`` starting at ``first`` and execute it."""
+        """Create a run of ``graph`` starting at ``first`` and execute it.
+
+        The run row and its first step are written in one transaction while the run's
+        lock is held, so a process killed at any moment leaves a run that resumes.
+        """
         if type(first) is not graph.entry:
             raise GraphError(
                 f"graph {graph.name!r} starts at {graph.entry.label()}, not {type(first).label()}"
@@ -81,38 +88,43 @@ class Runner:
         run_id = new_run_id()
         run_dir = self.settings.runs_path / run_id
         run_dir.mkdir(parents=True)
-        self.store.create_run(
-            run_id,
-            protocol,
-            request=request,
-            params_json=codec.dumps(params),
-            workdir=str(run_dir),
-            version=__version__,
-        )
-        self.store.add_event(
-            run_id, EventRecord("entry", "first step", json.dumps({"step": codec.dumps(first)}))
-        )
-        with _locked(run_dir):
-            return self._loop(run_id, run_dir, graph, first, seq=1, attempt=1)
+        with run_lock(run_dir):
+            try:
+                self.store.create_run(
+                    run_id,
+                    protocol,
+                    request=request,
+                    params_json=codec.dumps(params),
+                    workdir=str(run_dir),
+                    version=__version__,
+                    entry_json=codec.dumps(first),
+                )
+            except Exception:
+                shutil.rmtree(run_dir, ignore_errors=True)  # no run row: leave no directory
+                raise
+            return self._interruptible(run_id, run_dir, graph, lambda: (first, 1, 1))
 
     def resume(self, graph: Graph, run_id: str) -> RunOutcome:
-        """Continue an interrupted, failed or waiting run from its last completed step."""
+        """Continue an interrupted, failed or waiting run from its last completed step.
+
+        Refuses (:class:`StoreError`) when a recorded file the remaining steps depend on,
+        directly or through the steps that produced their inputs, is missing or changed.
+        """
         run = self.store.get_run(run_id)
         run_dir = Path(run.workdir)
         if run.status == "completed":
             result = codec.loads(run.result_json) if run.result_json else None
             return RunOutcome(run.id, "completed", run_dir, result)
-        with _locked(run_dir):
+        with run_lock(run_dir):
             step, seq, attempt = self._resume_point(run.id)
-            _check_artifacts(run_dir, step)
-            self.store.set_run_status(
-                run.id,
-                "running",
-                event=EventRecord(
-                    "resumed", f"resuming at step {seq} {type(step).label()} (attempt {attempt})"
-                ),
-            )
-            return self._loop(run.id, run_dir, graph, step, seq=seq, attempt=attempt)
+            check_required(self.store, run.id, run_dir, step)
+
+            def begin() -> tuple[Step, int, int]:
+                msg = f"resuming at step {seq} {type(step).label()} (attempt {attempt})"
+                self.store.set_run_status(run.id, "running", event=EventRecord("resumed", msg))
+                return step, seq, attempt
+
+            return self._interruptible(run.id, run_dir, graph, begin)
 
     # -- internals ------------------------------------------------------------
     def _resume_point(self, run_id: str) -> tuple[Step, int, int]:
@@ -128,11 +140,29 @@ class Runner:
                 run_id,
                 EventRecord("orphan_stopped", f"stopped the engine left running in {last.workdir}"),
             )
+        if last.status == "running":  # we hold the lock: the process running it died
+            self.store.mark_step(run_id, last.id, "killed", KILLED)
         if last.status == "completed":
             if last.successor_json is None:
                 raise StoreError(f"run {run_id}: step {last.seq} completed without a successor")
             return upgraded(codec.loads(last.successor_json)), last.seq + 1, 1
         return upgraded(codec.loads(last.step_json)), last.seq, last.attempt + 1
+
+    def _interruptible(
+        self,
+        run_id: str,
+        run_dir: Path,
+        graph: Graph,
+        begin: Callable[[], tuple[Step, int, int]],
+    ) -> RunOutcome:
+        """Run from the point ``begin`` returns; an interrupt anywhere (inside a step, between
+        steps, while recording) marks the run and its running attempt ``interrupted``."""
+        try:
+            step, seq, attempt = begin()
+            return self._loop(run_id, run_dir, graph, step, seq=seq, attempt=attempt)
+        except KeyboardInterrupt:
+            self.store.mark_interrupted(run_id, INTERRUPTED)
+            return RunOutcome(run_id, "interrupted", run_dir, None, INTERRUPTED)
 
     def _loop(
         self, run_id: str, run_dir: Path, graph: Graph, step: Step, *, seq: int, attempt: int
@@ -186,9 +216,8 @@ class Runner:
         except NeedsReview as exc:
             return self._stop(ctx, step_id, start, "needs_review", str(exc), label), None
         except KeyboardInterrupt:
-            # Ctrl-C or SIGTERM (the CLI maps it): record, and let the caller resume later.
-            msg = "interrupted by the user or the system; `simwright resume` continues it"
-            return self._stop(ctx, step_id, start, "interrupted", msg, label), None
+            # Ctrl-C, SIGTERM or SIGHUP (the CLI maps them): record; resume continues later.
+            return self._stop(ctx, step_id, start, "interrupted", INTERRUPTED, label), None
         except GraphError as exc:
             self._stop(ctx, step_id, start, "failed", str(exc), label)
             raise
@@ -273,46 +302,3 @@ def _describe(exc: SimwrightError) -> str:
     if isinstance(exc, EngineError) and exc.tail:
         return f"{exc}\n--- engine output (tail) ---\n{exc.tail}"
     return str(exc)
-
-
-def _artifact_refs(value: Any) -> Iterator[ArtifactRef]:
-    if isinstance(value, ArtifactRef):
-        yield value
-    elif is_dataclass(value) and not isinstance(value, type):
-        for f in fields(value):
-            yield from _artifact_refs(getattr(value, f.name))
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _artifact_refs(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _artifact_refs(v)
-
-
-def _check_artifacts(run_dir: Path, step: Step) -> None:
-    """Refuse to resume when a recorded input file is missing or was changed."""
-    for ref in _artifact_refs(step):
-        path = run_dir / ref.path
-        if not path.is_file():
-            raise StoreError(f"cannot resume: recorded artifact {ref.path} is missing")
-        if sha256_file(path) != ref.sha256:
-            raise StoreError(f"cannot resume: recorded artifact {ref.path} was modified")
-
-
-@contextmanager
-def _locked(run_dir: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the run so two processes never advance it at once."""
-    lock_path = run_dir / ".lock"
-    with lock_path.open("a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise StoreError(f"run {run_dir.name} is being executed by another process") from exc
-        fh.seek(0)
-        fh.truncate()
-        fh.write(str(os.getpid()))
-        fh.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)

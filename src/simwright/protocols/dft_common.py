@@ -73,12 +73,21 @@ def run_with_recovery(
     folder of a run whose saved data each attempt starts from (nscf and bands runs).
     """
     dirs = pseudo_dirs(ctx, params)
-    launcher = PwLauncher.from_settings(ctx.settings)
+    timeout_s = ctx.settings.limits.engine_timeout_s
+    launcher = PwLauncher.from_settings(ctx.settings, timeout_s=timeout_s)
 
     def runner(inp: PwInput, where: Path) -> PwRun:
+        ctx.progress(None, f"pw.x {inp.calculation} in {where.name}")
         if seed is not None:
             seed_scratch(seed, where)
-        return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs, keep_scratch=keep_scratch)
+        return run_pw(
+            inp,
+            where,
+            launcher=launcher,
+            pseudo_dirs=dirs,
+            keep_scratch=keep_scratch,
+            progress=ctx.progress,
+        )
 
     def on_transition(t: Transition) -> None:
         ctx.event(

@@ -20,6 +20,7 @@ from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
 from simwright.dft.structures import PROTOTYPES, reference_lattice
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph, RunContext, Step
+from simwright.protocols import sizing
 from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_energies import PwEnergies
 from simwright.protocols.dft_words import asks_property
@@ -151,4 +152,6 @@ PROTOCOL = Protocol(
     start=lambda params: EosRecommend(params),
     examples=("lattice constant of Si with PBE", "equation of state of Cu with PBE"),
     parse_request=parse_request,
+    engines=("pw.x",),
+    estimate=sizing.dft_estimate,
 )

@@ -87,7 +87,7 @@ def tool_in_step(
     plot: dict[str, Value] | None = None,
 ) -> ToolRun:
     """Run a QE tool in ``where`` (which holds pw.x's data), record it, fail loudly."""
-    run = run_tool(tool, values, where, plot=plot)
+    run = run_tool(tool, values, where, plot=plot, timeout_s=ctx.settings.limits.engine_timeout_s)
     ctx.engine_call(run.call)
     if not run.valid:
         raise EngineError("; ".join(run.problems), tail=run.call.stdout_tail)

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
 from simwright.graph import Graph
+from simwright.protocols import sizing
 from simwright.protocols.dft_common import STEPS, Recommend
 from simwright.protocols.dft_words import asks_property
 from simwright.protocols.registry import Protocol
@@ -44,4 +45,6 @@ PROTOCOL = Protocol(
     start=lambda params: Recommend(params),
     examples=("relax bulk Si with PBE", "vc-relax of MgO with DFT"),
     parse_request=parse_request,
+    engines=("pw.x",),
+    estimate=sizing.dft_estimate,
 )

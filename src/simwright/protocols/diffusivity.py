@@ -26,6 +26,7 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
+from simwright.protocols import sizing
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import has_word
@@ -421,4 +422,6 @@ PROTOCOL = Protocol(
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
+    engines=("packmol", "lmp"),
+    estimate=sizing.diffusivity_estimate,
 )

@@ -18,6 +18,7 @@ from simwright.builders import BulkSpec
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph
+from simwright.protocols import sizing
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_elements, has_word
 from simwright.results import Reference
@@ -48,7 +49,11 @@ class LatticeConstantParams(BaseModel):
 
     element: str = Field(description="chemical symbol, e.g. Cu")
     lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    calculator: str = Field("emt", description="emt, lj, or an ASE calculator 'module:Class'")
+    calculator: str = Field(
+        "emt",
+        description="a registered ASE calculator (emt, lj, sevennet, chgnet, plugins) or a "
+        "'module:Class' the installation allows in config.toml",
+    )
     calculator_kwargs: dict[str, Any] = Field(default_factory=dict)
     a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strain_percent: float = Field(5.0, gt=0, le=20, description="± isotropic strain range (%)")
@@ -175,4 +180,6 @@ PROTOCOL = Protocol(
     start=start,
     examples=("lattice constant of fcc Cu with EMT", "equation of state of Al with EMT"),
     parse_request=parse_request,
+    check=sizing.check_lattice_constant,
+    estimate=sizing.lattice_constant_estimate,
 )

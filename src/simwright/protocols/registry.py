@@ -7,16 +7,20 @@ same way in ``pyproject.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.errors import SimwrightError, ValidationError
-from simwright.graph import Graph, Step
+from simwright.settings import Settings
+
+if TYPE_CHECKING:  # kept out of the import: listing protocols must not load the graph
+    from simwright.graph import Graph, Step
+    from simwright.protocols.estimate import Estimate
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -28,6 +32,12 @@ class Protocol:
     ``parse_request`` turns a free-text request into raw parameters, or returns
     None when the request is not for this protocol; it must never guess a value
     silently (raise :class:`~simwright.errors.ParseError` instead).
+
+    What the preflight (:func:`simwright.protocols.preflight.preflight`) needs:
+    ``engines`` the executables the graph runs (``lmp``, ``packmol``, ``pw.x``);
+    ``check(params, settings)`` refuses what only the installation can judge (a
+    calculator name against its registry and allow-list); ``estimate(params,
+    settings)`` sizes the run (steps, atoms, output, core-hours).
     """
 
     name: str
@@ -38,6 +48,9 @@ class Protocol:
     start: Callable[[Any], Step]
     examples: tuple[str, ...]
     parse_request: Callable[[str], dict[str, Any] | None]
+    engines: tuple[str, ...] = ()
+    check: Callable[[Any, Settings], None] | None = None
+    estimate: Callable[[Any, Settings], Estimate] | None = None
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""
@@ -67,6 +80,36 @@ def load_protocols() -> dict[str, Protocol]:
             raise SimwrightError(f"protocol plugin {ep.name!r} is not a Protocol")
         out[proto.name] = proto
     return dict(sorted(out.items()))
+
+
+class LazyProtocols(Mapping[str, "Protocol"]):
+    """The registered protocols by name, each imported only when it is looked up.
+
+    Names come from the entry points (no import); ``protocols["x"]`` imports that one
+    protocol's module. Iterating the values imports them all, as :func:`load_protocols`.
+    """
+
+    def __init__(self) -> None:
+        self._points = {ep.name: ep for ep in entry_points(group=PROTOCOL_GROUP)}
+        self._loaded: dict[str, Protocol] = {}
+
+    def __getitem__(self, name: str) -> Protocol:
+        if name not in self._loaded:
+            ep = self._points[name]  # KeyError for an unknown name, as a dict
+            try:
+                proto = ep.load()
+            except Exception as exc:
+                raise SimwrightError(f"protocol plugin {name!r} failed to load: {exc}") from exc
+            if not isinstance(proto, Protocol) or proto.name != name:
+                raise SimwrightError(f"protocol plugin {name!r} is not a Protocol named {name!r}")
+            self._loaded[name] = proto
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._points))
+
+    def __len__(self) -> int:
+        return len(self._points)
 
 
 def get_protocol(name: str, protocols: Mapping[str, Protocol] | None = None) -> Protocol:

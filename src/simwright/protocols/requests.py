@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from simwright.errors import ParseError
 from simwright.protocols.registry import Protocol, get_protocol
+from simwright.textio import read_utf8, require_utf8
 
 if TYPE_CHECKING:
     from simwright.knowledge.modules import KnowledgeModule
@@ -47,7 +48,7 @@ def looks_like_spec_file(text: str) -> bool:
 def load_spec(path: Path, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
     """Read a YAML spec file (``protocol`` and ``parameters``)."""
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(read_utf8(path, "spec file"))
     except yaml.YAMLError as exc:
         raise ParseError(f"{path}: invalid YAML: {exc}") from exc
     if not isinstance(data, dict) or "protocol" not in data:
@@ -70,7 +71,9 @@ def resolve_request(
     """Choose the protocol a request is for and validate its parameters.
 
     ``modules`` are the knowledge modules to plan with (default: the shipped ones).
+    Text that is not valid UTF-8 is refused (:class:`~simwright.errors.ValidationError`).
     """
+    require_utf8(text, "the request")
     if looks_like_spec_file(text):
         return load_spec(Path(text), protocols)
     from simwright.knowledge.modules import load_modules

@@ -28,6 +28,7 @@ from simwright.contract import (
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols import sizing
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import has_word
@@ -283,4 +284,6 @@ PROTOCOL = Protocol(
     start=lambda params: PackArgon(params),
     examples=("thermal conductivity of liquid argon by Green–Kubo",),
     parse_request=parse_request,
+    engines=("packmol", "lmp"),
+    estimate=sizing.thermal_conductivity_estimate,
 )

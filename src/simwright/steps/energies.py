@@ -81,7 +81,10 @@ class AseEnergies(EnergyEngine):
     def evaluate(self, ctx: RunContext, structures: Sequence[Structure]) -> Energies:
         """One ASE call over all structures."""
         values, call = energies(
-            structures, self.calculator, progress=lambda i, n: _progress(ctx, i, n)
+            structures,
+            self.calculator,
+            progress=lambda i, n: _progress(ctx, i, n),
+            allow=ctx.settings.plugins,
         )
         ctx.engine_call(call)
         return Energies(values)
@@ -121,7 +124,13 @@ class LammpsEnergies(EnergyEngine):
         out = np.empty(len(structures))
         for i, structure in enumerate(structures):
             self.check_elements(structure.symbols)
-            point = single_point(run, structure, ff, ctx.workdir / f"point-{i + 1:02d}")
+            point = single_point(
+                run,
+                structure,
+                ff,
+                ctx.workdir / f"point-{i + 1:02d}",
+                timeout_s=ctx.settings.limits.engine_timeout_s,
+            )
             ctx.engine_call(point.call)
             out[i] = point.energy_ev
             _progress(ctx, i + 1, len(structures))

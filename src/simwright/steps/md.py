@@ -59,6 +59,7 @@ def segment(
         ctx.workdir,
         structure=structure,
         restart=ctx.path(restart) if restart is not None else None,
+        timeout_s=ctx.settings.limits.engine_timeout_s,
         progress=ctx.progress,
     )
     ctx.engine_call(result.call)

@@ -44,12 +44,25 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return None
+    return Path(url.removeprefix("sqlite:///"))
+
+
+def migration_lock(url: str) -> Path | None:
+    """The file whose lock serialises migrations of a SQLite store (beside it)."""
+    db = sqlite_path(url)
+    return None if db is None else db.with_name(db.name + ".lock")
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA busy_timeout=10000")  # first: switching to WAL may have to wait
     cur.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
     cur.execute("PRAGMA synchronous=NORMAL")  # durable across process kills in WAL mode
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=10000")
     cur.close()
 
 
@@ -66,7 +79,7 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
-            upgrade(self.engine)
+            upgrade(self.engine, migration_lock(url))
         except Exception as exc:
             raise StoreError(f"cannot open the provenance store at {url}: {exc}") from exc
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -76,6 +89,17 @@ class Store:
         """Open (creating if needed) the SQLite store at ``path``."""
         path.parent.mkdir(parents=True, exist_ok=True)
         return cls(sqlite_url(path))
+
+    @classmethod
+    def existing(cls, url: str) -> Store:
+        """Open the store at ``url`` only if it exists: creates no file and no folder.
+
+        For read-only commands; raises :class:`StoreError` for a SQLite file that is not there.
+        """
+        db = sqlite_path(url)
+        if db is not None and not db.is_file():
+            raise StoreError(f"no simwright store at {db}")
+        return cls(url)
 
     def close(self) -> None:
         """Release the database connections."""
@@ -97,8 +121,13 @@ class Store:
         params_json: str,
         workdir: str,
         version: str,
+        entry_json: str | None = None,
     ) -> RunRow:
-        """Insert a new run with status ``running``."""
+        """Insert a new run with status ``running``.
+
+        ``entry_json`` (the encoded first step) is recorded in the same transaction, so a
+        run killed right after it was created can still be resumed from its first step.
+        """
         row = RunRow(
             id=run_id,
             protocol=protocol,
@@ -112,6 +141,13 @@ class Store:
             s.add(row)
             s.flush()
             s.add(EventRow(run_id=run_id, kind="run_started", message=request or protocol))
+            if entry_json is not None:
+                payload = json.dumps({"step": entry_json})
+                s.add(
+                    EventRow(
+                        run_id=run_id, kind="entry", message="first step", payload_json=payload
+                    )
+                )
         return row
 
     def get_run(self, run_id: str) -> RunRow:
@@ -158,6 +194,35 @@ class Store:
                         payload_json=event.payload_json,
                     )
                 )
+
+    def mark_interrupted(self, run_id: str, message: str) -> None:
+        """Mark the run and its running step attempts ``interrupted`` in one transaction.
+
+        A completed run is left as it is.
+        """
+        with self.transaction() as s:
+            run = s.get(RunRow, run_id)
+            if run is None or run.status == "completed":
+                return
+            running = select(StepRow).where(StepRow.run_id == run_id, StepRow.status == "running")
+            for step in s.scalars(running).all():
+                step.status = "interrupted"
+                step.error = message
+                step.finished_at = utcnow()
+            run.status = "interrupted"
+            run.error = message
+            run.updated_at = utcnow()
+            s.add(EventRow(run_id=run_id, kind="run_interrupted", message=message))
+
+    def mark_step(self, run_id: str, step_id: int, status: str, message: str) -> None:
+        """Set the status of a step attempt left unfinished (e.g. ``killed``), with an event."""
+        with self.transaction() as s:
+            step = s.get(StepRow, step_id)
+            if step is None or step.run_id != run_id:
+                raise StoreError(f"no step {step_id} in run {run_id}")
+            step.status = status
+            step.error = message
+            s.add(EventRow(run_id=run_id, step_id=step_id, kind=f"step_{status}", message=message))
 
     # -- steps --------------------------------------------------------------
     def begin_step(

@@ -1,16 +1,17 @@
 """A deterministic protocol as one tool: a whole typed graph run by the :class:`Runner`.
 
-A ``protocol`` subtask names a registered protocol and its parameters (validated by
-the protocol) or only words, which :func:`~simwright.protocols.requests.resolve_request`
-turns into a protocol and parameters without any model. The graph runs as its own
-run (linked to the agent run as the subtask's ``child_run_id``); no script is
-written and no model is asked unless the graph reaches a decision point and a
-decider is given. The protocol's quantities are written, by the framework, to a
-results table (``subtasks/<id>/results.h5``: one row, a column per quantity with its
-unit, ``<name>_uncertainty`` beside it, the originating artifact in each column's
-description); the report's values cite that table and the quantity by name, so a
-final answer traces each result to a named column. The structure summaries are
-those the runner recorded.
+A ``protocol`` subtask names a registered protocol and its parameters (validated by the
+protocol, then by the preflight of :mod:`simwright.protocols.preflight` before any run
+exists: names through registries, engines, limits) or only words, which
+:func:`~simwright.protocols.requests.resolve_request` turns into a protocol and
+parameters without any model. The graph runs as its own run (linked to the agent run as
+the subtask's ``child_run_id``); no script is written and no model is asked unless the
+graph reaches a decision point and a decider is given. The protocol's quantities are
+written, by the framework, to a results table (``subtasks/<id>/results.h5``: one row, a
+column per quantity with its unit, ``<name>_uncertainty`` beside it, the originating
+artifact in each column's description); the report's values cite that table and the
+quantity by name, so a final answer traces each result to a named column. The structure
+summaries are those the runner recorded.
 """
 
 from __future__ import annotations
@@ -77,13 +78,16 @@ class ProtocolTool:
     async def run(self, spec: SubtaskSpec, folder: Path) -> SubtaskReport:
         """Run the protocol of ``spec`` to its end; the subtask's report (its results
         table is written in ``folder``)."""
+        from simwright.protocols.preflight import preflight
+
         try:
             proto, params = self.resolve(spec)
+            checked = preflight(proto, params, self.settings).require()
         except SimwrightError as exc:
             return _failed(spec, f"cannot run the protocol: {exc}")
         runner = Runner(
             self.store,
-            self.settings,
+            checked.run_settings(self.settings),
             decider=self.decider() if self.decider else None,
             observer=self.observer,
         )

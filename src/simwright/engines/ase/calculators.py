@@ -1,34 +1,27 @@
-"""ASE engine adapter: in-process calculators (EMT, Lennard-Jones, or any by import path).
+"""ASE engine adapter: in-process calculators (EMT, Lennard-Jones, MLIPs, registered plugins).
 
-A :class:`CalculatorSpec` names a calculator; the functions here take a
+A :class:`CalculatorSpec` names a calculator, resolved through
+:mod:`simwright.engines.ase.registry` (never by importing a string from the spec);
+the functions here take a
 :class:`~simwright.structure.Structure` and return typed results together with an
 :class:`~simwright.engines.base.EngineCall` record of the call.
 """
 
 from __future__ import annotations
 
-import importlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simwright.engines.ase import registry
 from simwright.engines.base import EngineCall
 from simwright.engines.registry import EngineInfo
 from simwright.errors import EngineError, ValidationError
 from simwright.structure import Structure
-
-BUILTIN_CALCULATORS: dict[str, str] = {
-    "emt": "ase.calculators.emt:EMT",
-    "lj": "ase.calculators.lj:LennardJones",
-    "sevennet": "simwright.engines.ase.mlip:sevennet",
-    "chgnet": "simwright.engines.ase.mlip:chgnet",
-}
-"""Short names of calculators: ASE's own and the machine-learned potentials of
-:mod:`simwright.engines.ase.mlip` (extra ``simwright[mlip]``)."""
 
 EMT_ELEMENTS = frozenset({"Al", "Cu", "Ag", "Au", "Ni", "Pd", "Pt", "H", "C", "N", "O"})
 """Elements ASE's EMT has parameters for."""
@@ -43,36 +36,31 @@ def ase_version() -> str:
 
 @dataclass(frozen=True)
 class CalculatorSpec:
-    """An ASE calculator: a short name (``emt``, ``lj``) or ``module:Class``, with kwargs."""
+    """An ASE calculator by registered name (``emt``, ``lj``, ``sevennet``...), with kwargs.
+
+    A ``module:Class`` name resolves only when the installation's allow-list
+    (``Settings.plugins``) names it, passed as ``allow``.
+    """
 
     name: str = "emt"
     kwargs: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def import_path(self) -> str:
-        """``module:Class`` of the calculator."""
-        return BUILTIN_CALCULATORS.get(self.name.lower(), self.name)
+        """``module:Class`` of the calculator (for the record)."""
+        return registry.describe(self.name)
 
-    def load(self) -> Callable[..., Any]:
-        """The calculator class (or factory), imported."""
-        path = self.import_path
-        module_name, sep, attr = path.partition(":")
-        if not sep:
-            raise ValidationError(
-                f"unknown calculator {self.name!r}: use one of "
-                f"{', '.join(BUILTIN_CALCULATORS)} or an import path 'module:Class'"
-            )
-        try:
-            factory = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ValidationError(f"cannot import calculator {path!r}: {exc}") from exc
-        if not callable(factory):
-            raise ValidationError(f"calculator {path!r} is not callable")
-        return factory
+    def check(self, allow: Collection[str] = ()) -> None:
+        """Refuse a name that is neither registered nor allow-listed."""
+        registry.check_calculator(self.name, allow)
 
-    def build(self) -> Any:
+    def load(self, allow: Collection[str] = ()) -> Callable[..., Any]:
+        """The calculator class (or factory) from the registry."""
+        return registry.resolve_calculator(self.name, allow)
+
+    def build(self, allow: Collection[str] = ()) -> Any:
         """A fresh calculator instance."""
-        return self.load()(**dict(self.kwargs))
+        return self.load(allow)(**dict(self.kwargs))
 
     def check_elements(self, symbols: Sequence[str]) -> None:
         """Refuse elements the calculator cannot handle (known for EMT only)."""
@@ -124,12 +112,17 @@ def _failed(spec: CalculatorSpec, what: str, start: float, exc: Exception) -> En
     )
 
 
-def single_point(structure: Structure, spec: CalculatorSpec) -> tuple[SinglePoint, EngineCall]:
-    """Energy, forces and (if the calculator provides it) stress of one structure."""
+def single_point(
+    structure: Structure, spec: CalculatorSpec, *, allow: Collection[str] = ()
+) -> tuple[SinglePoint, EngineCall]:
+    """Energy, forces and (if the calculator provides it) stress of one structure.
+
+    ``allow``: allow-listed ``module:Class`` names (``Settings.plugins``).
+    """
     spec.check_elements(structure.symbols)
     start = time.perf_counter()
     atoms = structure.to_ase()
-    atoms.calc = spec.build()
+    atoms.calc = spec.build(allow)
     try:
         energy = float(atoms.get_potential_energy())
         forces = np.array(atoms.get_forces())
@@ -150,13 +143,18 @@ def energies(
     structures: Sequence[Structure],
     spec: CalculatorSpec,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    allow: Collection[str] = (),
 ) -> tuple[np.ndarray, EngineCall]:
-    """Potential energies (eV) of several structures with one calculator instance."""
+    """Potential energies (eV) of several structures with one calculator instance.
+
+    ``allow``: allow-listed ``module:Class`` names (``Settings.plugins``).
+    """
     if not structures:
         raise ValidationError("no structures to evaluate")
     spec.check_elements(structures[0].symbols)
     start = time.perf_counter()
-    calc = spec.build()
+    calc = spec.build(allow)
     out = np.empty(len(structures))
     try:
         for i, s in enumerate(structures):
@@ -192,6 +190,7 @@ def molecular_dynamics(
     friction_per_fs: float = 0.01,
     every: int = 1,
     seed: int = 1,
+    allow: Collection[str] = (),
 ) -> tuple[MDTrajectory, EngineCall]:
     """Short MD with an ASE calculator: Langevin at ``temperature_k``, else NVE.
 
@@ -209,7 +208,7 @@ def molecular_dynamics(
     spec.check_elements(structure.symbols)
     start = time.perf_counter()
     atoms = structure.to_ase()
-    atoms.calc = spec.build()
+    atoms.calc = spec.build(allow)
     rng = np.random.default_rng(seed)
     if temperature_k is not None:
         MaxwellBoltzmannDistribution(atoms, temperature_K=temperature_k, rng=rng)
@@ -253,6 +252,7 @@ def relax(
     fmax_ev_a: float = 0.01,
     max_steps: int = 200,
     cell: bool = False,
+    allow: Collection[str] = (),
 ) -> tuple[Structure, int, EngineCall]:
     """Relax positions (and the cell when ``cell``) with BFGS; returns steps taken."""
     from ase.filters import FrechetCellFilter
@@ -261,7 +261,7 @@ def relax(
     spec.check_elements(structure.symbols)
     start = time.perf_counter()
     atoms = structure.to_ase()
-    atoms.calc = spec.build()
+    atoms.calc = spec.build(allow)
     target = FrechetCellFilter(atoms) if cell else atoms
     try:
         opt = BFGS(target, logfile=None)  # type: ignore[arg-type]
@@ -276,7 +276,7 @@ def relax(
 
 ENGINE = EngineInfo(
     name="ase",
-    description="in-process ASE calculators: EMT, Lennard-Jones, any calculator by import path",
+    description="in-process ASE calculators: EMT, Lennard-Jones, MLIPs, registered plugins",
     version=ase_version,
     available=lambda: True,
 )

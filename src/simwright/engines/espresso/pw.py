@@ -11,12 +11,13 @@ valid when pw.x exited 0, printed ``JOB DONE``, left no ``CRASH`` file and its S
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from simwright.engines.base import EngineCall, run_subprocess, tail
 from simwright.engines.espresso.launcher import PwLauncher, pw_version
+from simwright.engines.espresso.live import PwFollower
 from simwright.engines.espresso.parse import (
     PwOutput,
     crash_message,
@@ -121,11 +122,13 @@ def run_pw(
     launcher: PwLauncher,
     pseudo_dirs: Sequence[Path],
     keep_scratch: bool = False,
+    progress: Callable[[float | None, str], None] | None = None,
 ) -> PwRun:
     """Write the input, stage pseudopotentials, run pw.x in ``workdir`` and parse it.
 
     pw.x's scratch folder (wave functions, charge density) is removed afterwards
-    unless ``keep_scratch``.
+    unless ``keep_scratch``. ``progress`` receives the SCF iteration, energy change
+    and accuracy read from pw.x's output every few seconds.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "CRASH").unlink(missing_ok=True)
@@ -138,6 +141,7 @@ def run_pw(
         version=launcher.version(),
         env={"OMP_NUM_THREADS": "1"},
         timeout_s=launcher.timeout_s,
+        monitor=_scf_monitor(workdir / OUTPUT_NAME, progress) if progress else None,
     )
     out_path = workdir / OUTPUT_NAME
     text = out_path.read_text(errors="replace") if out_path.is_file() else ""
@@ -157,6 +161,17 @@ def run_pw(
     call = replace(call, engine=ENGINE_NAME, extra=extra, stderr_tail=stderr)
     final = last_structure(text, inp.structure) or inp.structure
     return PwRun(inp, workdir, call, output, crash, final)
+
+
+def _scf_monitor(output: Path, progress: Callable[[float | None, str], None]) -> Callable[[], None]:
+    """Report pw.x's SCF progress, read incrementally from its output."""
+    follower = PwFollower(output)
+
+    def report() -> None:
+        live = follower.poll()
+        progress(None, "pw.x setting up" if live is None else live.describe())
+
+    return report
 
 
 ENGINE = EngineInfo(

@@ -25,7 +25,8 @@ from typing import Final
 from simwright.contract import Table, write_table
 from simwright.engines.base import EngineCall, run_subprocess, tail
 from simwright.engines.lammps.data import read_data_structure
-from simwright.engines.lammps.log import parse_log, steps_done
+from simwright.engines.lammps.live import LogFollower
+from simwright.engines.lammps.log import parse_log
 from simwright.engines.lammps.templates import (
     DUMP_NAME,
     FINAL_DATA_NAME,
@@ -224,13 +225,15 @@ class LammpsLauncher:
         timeout_s: float | None = None,
         progress: Callable[[float | None, str], None] | None = None,
         total_steps: int | None = None,
+        timestep_fs: float | None = None,
     ) -> LammpsResult:
         """Write ``script_text`` to ``in.lammps`` in ``workdir``, run it, read the outputs.
 
         ``type_elements`` maps LAMMPS types to elements for the final Structure
         (guessed from masses when None); ``pbc`` is that Structure's periodicity.
         Raises :class:`LammpsError` when LAMMPS exits non-zero or its log reports
-        an ERROR. ``progress`` receives the fraction of ``total_steps`` done, read
+        an ERROR. ``progress`` receives the fraction of ``total_steps`` done and the
+        speed (steps/s, and ns/day with ``timestep_fs`` or the log's units), read
         from the log every few seconds.
         """
         workdir = Path(workdir)
@@ -245,7 +248,13 @@ class LammpsLauncher:
             version=self.version(),
             env=self.env(),
             timeout_s=timeout_s,
-            monitor=_log_monitor(workdir / LOG_NAME, progress, total_steps) if progress else None,
+            monitor=(
+                _log_monitor(
+                    LogFollower(workdir / LOG_NAME, timestep_fs=timestep_fs), progress, total_steps
+                )
+                if progress
+                else None
+            ),
         )
         call = dataclasses.replace(
             call,
@@ -260,16 +269,20 @@ class LammpsLauncher:
 
 
 def _log_monitor(
-    log: Path, progress: Callable[[float | None, str], None], total_steps: int | None
+    follower: LogFollower,
+    progress: Callable[[float | None, str], None],
+    total_steps: int | None,
 ) -> Callable[[], None]:
+    """Report the current run's steps and speed, read incrementally from the log."""
+
     def report() -> None:
-        done = steps_done(log)
-        if done is None:
-            progress(None, "LAMMPS starting")
+        live = follower.poll()
+        if live is None:
+            progress(None, "LAMMPS setting up")
         elif total_steps:
-            progress(min(1.0, done / total_steps), f"step {done}/{total_steps}")
+            progress(min(1.0, live.steps_done / total_steps), live.describe(total_steps))
         else:
-            progress(None, f"step {done}")
+            progress(None, live.describe())
 
     return report
 

@@ -203,22 +203,14 @@ def _flux_description(name: str) -> str:
     return f"{part} heat current J·V along {name[-1]}"
 
 
-def steps_done(log: Path, tail_bytes: int = 65536) -> int | None:
+def steps_done(log: Path) -> int | None:
     """Steps completed by the run LAMMPS is writing to ``log`` (None before its first line).
 
-    Reads only the end of the file: the last thermo header and the data lines after
-    it; the answer is the last step minus the first step of that block.
+    The current run block is found however long the log is (the whole file is read;
+    a running engine is followed incrementally by
+    :class:`~simwright.engines.lammps.live.LogFollower`).
     """
-    try:
-        with log.open("rb") as fh:
-            fh.seek(max(0, log.stat().st_size - tail_bytes))
-            lines = fh.read().decode(errors="replace").splitlines()
-    except OSError:
-        return None
-    header = max((i for i, line in enumerate(lines) if line.split()[:1] == ["Step"]), default=None)
-    if header is None:
-        return None
-    steps = [
-        int(w[0]) for w in (line.split() for line in lines[header + 1 :]) if w and w[0].isdigit()
-    ]
-    return steps[-1] - steps[0] if steps else None
+    from simwright.engines.lammps.live import LogFollower
+
+    live = LogFollower(log).poll()
+    return None if live is None else live.steps_done

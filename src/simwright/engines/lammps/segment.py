@@ -118,6 +118,7 @@ def run_segment(
         timeout_s=timeout_s,
         progress=progress,
         total_steps=spec.steps,
+        timestep_fs=spec.timestep_fs,
     )
     if result.heat_flux_path is not None:
         table = parse_heat_flux(result.heat_flux_path, spec.timestep_fs)

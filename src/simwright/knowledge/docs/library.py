@@ -90,6 +90,10 @@ class DocLibrary:
             raise RetrievalError(f"no documentation for engine {name!r}; known: {known}")
         return ENGINES[key]
 
+    def engines(self) -> list[str]:
+        """The engines whose documentation can be installed here."""
+        return [e for e in ENGINES if e != "pwx" or pwx_available()]
+
     def index_dir(self, engine: str) -> Path:
         """Where ``engine``'s index lives."""
         return self.docs_dir / engine / "index"
@@ -125,8 +129,10 @@ class DocLibrary:
         elif from_path is not None:
             raise RetrievalError(f"--from applies to the LAMMPS manual, not to {info.name}")
         source = self.source(info.name)
-        notify(f"indexing {info.title} (embedding the pages takes a minute or two)")
-        build_index(self.index_dir(info.name), source, self.embedder())
+        embedder = self.embedder()
+        how = "embedding the pages takes a minute or two" if embedder is not None else "words only"
+        notify(f"indexing {info.title} ({how})")
+        build_index(self.index_dir(info.name), source, embedder)
         manifest = read_manifest(self.index_dir(info.name))
         if manifest is None:
             raise RetrievalError(f"the index of {info.name} was not written")

@@ -25,7 +25,13 @@ import numpy as np
 
 from simwright.errors import StoreError
 from simwright.knowledge.docs.normalize import tokenize
-from simwright.knowledge.docs.retrieval import DocPage, Embedder, RetrievalIndex, embedder_name
+from simwright.knowledge.docs.retrieval import (
+    DocPage,
+    Embedder,
+    Mode,
+    RetrievalIndex,
+    embedder_name,
+)
 
 Kind = Literal["run", "subtask"]
 MEMORY_FILE = "memory.db"
@@ -205,9 +211,15 @@ class MemoryStore:
             ).fetchall()
         return [_row_record(r) for r in rows]
 
-    def search(self, query: str, k: int = 5) -> builtins.list[tuple[MemoryRecord, float]]:
-        """The ``k`` records most similar to ``query``, best first, with their fused score."""
-        records, vectors = self._all_with_vectors()
+    def search(
+        self, query: str, k: int = 5, mode: Mode = "hybrid"
+    ) -> builtins.list[tuple[MemoryRecord, float]]:
+        """The ``k`` records most similar to ``query``, best first, with their fused score.
+
+        ``bm25`` matches words only and never embeds; ``hybrid`` and ``dense`` use the
+        embedder when one is given (without one they fall back to words).
+        """
+        records, vectors = self._all_with_vectors() if mode != "bm25" else (self._all(), None)
         if not records or not query.strip():
             return []
         pages = [DocPage(r.id, r.summary, r.text()) for r in records]
@@ -216,7 +228,14 @@ class MemoryStore:
             pages, tokens, vectors, self.embedder if vectors is not None else None
         )
         by_id = {r.id: r for r in records}
-        return [(by_id[h.page], h.score) for h in index.search(query, k, "hybrid")]
+        if vectors is None and mode == "dense":
+            mode = "bm25"
+        return [(by_id[h.page], h.score) for h in index.search(query, k, mode)]
+
+    def _all(self) -> builtins.list[MemoryRecord]:
+        with self._db() as db:
+            rows = db.execute(f"SELECT {_COLUMNS} FROM records").fetchall()
+        return [_row_record(r) for r in rows]
 
     # -- embeddings -----------------------------------------------------------
     def _name(self) -> str | None:
