@@ -36,6 +36,7 @@ def test_the_atom_input_shares_cutoffs_files_and_smearing_with_the_bulk() -> Non
     assert len(record["pseudopotentials"]["Si"]["sha256"]) == 64
     assert atom.get("system", "nspin") == 2 and atom.kpoints.mode == "gamma"
     assert atom.get("system", "nbnd") == 8 and bulk.get("system", "nbnd") is None
+    assert atom.get("system", "tot_magnetization") == 2.0  # Si: 3P, two unpaired p electrons
     other = atom.with_values({"system": {"ecutwfc": 20.0}})
     with pytest.raises(ValidationError, match="would not use the bulk's settings"):
         dft_cohesive.consistent_settings(bulk, {"Si": other}, (PSEUDO,), "lda", 8.0)

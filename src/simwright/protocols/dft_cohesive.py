@@ -6,7 +6,8 @@ E_coh = (Σ_e n_e E_atom(e) − E_bulk) / N, per atom, positive when bound.
   constant of the builder (ASE's reference value; not relaxed — run ``dft_eos`` or
   ``dft_relax`` for the PBE/LDA lattice constant);
 * each isolated atom: one atom in a cubic box (``box_a``, 12 Å unless given), Γ point,
-  spin-polarised (``nspin=2``, a starting magnetization), with smearing;
+  spin-polarised (``nspin=2``) with its total moment fixed at the Hund's-rule value
+  (Cu 1, Al 1, Si 2 μB), with smearing;
 * **consistent settings**: both use the same ecutwfc, ecutrho, pseudopotential files,
   smearing and functional — the atom's input is derived from the bulk's, the two are
   compared before any run, and the record ``settings.json`` names them with the
@@ -90,19 +91,31 @@ class DftCohesiveParams(DftRequest):
         return self
 
 
+def hund_moment(element: str) -> float:
+    """The free atom's ground-state spin moment (μB, Hund's rules, as ASE tabulates it)."""
+    from ase.data import atomic_numbers, ground_state_magnetic_moments
+
+    return float(ground_state_magnetic_moments[atomic_numbers[element]])
+
+
 def atom_input(
     bulk: PwInput, element: str, box_a: float, magnetization: float, z_valence: float
 ) -> PwInput:
     """The isolated-atom input derived from the bulk one: same &SYSTEM cutoffs, smearing
-    and functional, the element's pseudopotential file, Γ, nspin=2, no stress; one band
-    per valence electron plus 4 and gentle local-TF mixing (a spin-polarised Cu atom in a
-    box diverged at iteration 4 with pw.x's defaults and mixing_beta 0.3)."""
+    and functional, the element's pseudopotential file, Γ, nspin=2 with the total moment
+    fixed at the Hund's-rule value (``tot_magnetization``), no stress; one band per
+    valence electron plus 4 and gentle local-TF mixing (a spin-polarised Cu atom in a box
+    diverged at iteration 4 with pw.x's defaults and mixing_beta 0.3, and with a free
+    moment crawled at 1e-4 Ry for 25 iterations)."""
     nbnd = math.ceil(z_valence) + 4
     species = next(s for s in bulk.species if s.symbol == element)
     system: dict[str, Value] = {
         k: v for k, v in bulk.namelists["system"].items() if not k.startswith("starting_mag")
     }
+    moment = hund_moment(element)
     system.update({"nspin": 2, "starting_magnetization(1)": magnetization, "nbnd": nbnd})
+    if moment > 0:
+        system["tot_magnetization"] = moment
     electrons = {
         **bulk.namelists.get("electrons", {}),
         "mixing_beta": ATOM_MIXING_BETA,
@@ -157,7 +170,10 @@ def consistent_settings(
         "degauss_ry": shared.get("degauss"),
         "pseudopotentials": pseudos,
         "bulk_k_points": bulk.kpoints.describe(),
-        "atom": f"one atom in a {box_a:g} Å cubic box, Γ point, nspin=2",
+        "atom": (
+            f"one atom in a {box_a:g} Å cubic box, Γ point, nspin=2, total moment fixed at "
+            + ", ".join(f"{e} {hund_moment(e):g} μB" for e in atoms)
+        ),
     }
 
 
@@ -283,8 +299,8 @@ class CohesiveReport(Step):
                 references=tuple(refs),
                 notes=(
                     "bulk at the builder's experimental lattice constant (not relaxed)",
-                    f"atom: {p.box_a:g} Å cubic box, Γ point, nspin=2, starting magnetization "
-                    f"{p.atom_magnetization:g}, {p.smearing} smearing {p.smearing_ry:g} Ry; the "
+                    f"atom: {p.box_a:g} Å cubic box, Γ point, nspin=2, total moment fixed at "
+                    f"the Hund's-rule value, {p.smearing} smearing {p.smearing_ry:g} Ry; the "
                     "spherical (fractionally occupied) atom overestimates E_coh for open p shells",
                     "no zero-point energy correction",
                 ),
