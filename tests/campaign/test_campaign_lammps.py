@@ -56,10 +56,15 @@ def test_a_gcmc_campaign_completes_with_reports_and_no_model_call(tmp_path: Path
         "langevin",
     ):
         assert needed in script, needed
+    model = json.loads(next(first.glob("*/seg-0001/model.json")).read_text())
+    assert model["wall"] == "lj93_continuum" and "Steele" in model["wall_source"]
     report = tmp_path / "campaigns" / campaign / "report"
+    states = json.loads((report / "states.json").read_text())
+    assert states["states"][0]["system_parameters"]["width_a"] == 10.0
     assert (report / "trace_n_adsorbed.png").stat().st_size > 1000
     assert (report / "isotherm_n_adsorbed.png").stat().st_size > 1000
     assert "| slit | p40 | archived |" in (report / "report.md").read_text()
+    assert "- slit, wall: lj93_continuum: model choice" in (report / "report.md").read_text()
 
 
 def test_budgets_use_local_steps_under_a_large_inherited_timestep(tmp_path: Path) -> None:

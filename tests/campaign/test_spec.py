@@ -30,7 +30,15 @@ def test_the_shipped_demo_spec_is_valid_for_the_gcmc_engine() -> None:
     pressures = [c.pressure_bar for c in spec.conditions]
     assert pressures == sorted(pressures, reverse=True)  # adsorb high, then desorb
     assert spec.segment.parameters["wall_gap_a"] >= 2.0
+    assert {s.parameters["wall"] for s in spec.systems} == {"steele_10_4_3"}
     assert len(spec.sha256()) == 64
+
+
+def test_a_slit_pore_names_one_of_the_offered_walls() -> None:
+    bad = merged(GCMC, {})
+    bad["systems"][0]["parameters"] = {"width_a": 10.0, "lateral_a": 20.0, "wall": "graphene"}
+    text = problems(bad, gcmc_engine())["systems[0].parameters.wall"]
+    assert "'lj93_continuum'" in text and "'steele_10_4_3'" in text
 
 
 def test_schema_errors_name_each_field_and_problem() -> None:

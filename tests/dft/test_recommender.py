@@ -283,3 +283,15 @@ def test_input_dft_contradicting_the_files_is_refused(lib) -> None:
     )
     with pytest.raises(ValidationError, match="override the PBE"):
         recommend(req, lib)
+
+
+def test_an_explicit_kpoint_mesh_replaces_the_spacing() -> None:
+    from simwright.dft.recommender import recommend
+    from simwright.dft.request import DftRequest
+    from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
+
+    request = DftRequest.model_validate(
+        {"formula": "Si", "functional": "pbe", "kpoints": [5, 5, 5]}
+    )
+    rec = recommend(request, PseudoLibrary(default_pseudo_dirs(Path("/nonexistent-home"))))
+    assert rec.template.kpoints.mesh == (5, 5, 5)

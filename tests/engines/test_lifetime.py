@@ -26,6 +26,7 @@ def test_a_sigkilled_simwright_takes_its_engine_and_the_engines_children_along(
     )
     try:
         assert wait_for_file(tmp_path / "grandchild.pid"), "the engine never started"
+        assert wait_for_file(tmp_path / PID_FILE), "the engine's process group was not recorded"
         pgid = int((tmp_path / PID_FILE).read_text())
         grandchild = int((tmp_path / "grandchild.pid").read_text())
         assert alive(pgid) and alive(grandchild)

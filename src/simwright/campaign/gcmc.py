@@ -23,13 +23,15 @@ from simwright.campaign.engine import (
     SegmentRequest,
     observable_problems,
 )
-from simwright.campaign.spec import CampaignSpec
+from simwright.campaign.spec import CampaignSpec, SystemSpec
 from simwright.campaign.spec_load import SpecProblem, pydantic_problems
 from simwright.engines.lammps.gcmc import (
+    GASES,
     GcmcCondition,
     GcmcSegment,
     GcmcSettings,
     SlitPore,
+    carbon_wall,
     run_gcmc_segment,
 )
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
@@ -113,6 +115,15 @@ class GcmcSegmentEngine:
             pore = SlitPore.model_validate(parameters)
             problems = [SpecProblem(f"{field}.parameters", p) for p in settings.pore_problems(pore)]
         return problems
+
+    @staticmethod
+    def describe_system(spec: CampaignSpec, system: SystemSpec) -> dict[str, str]:
+        """The gas and wall models of ``system`` with their sources (for reports)."""
+        pore = SlitPore.model_validate(system.parameters)
+        settings = GcmcSettings.model_validate(spec.segment.parameters)
+        gas = GASES[pore.gas]
+        wall = carbon_wall(gas, settings.wall_cutoff_a, pore.wall)
+        return {"gas": gas.reference, "wall": wall.reference}
 
     def run_segment(self, request: SegmentRequest) -> SegmentOutput:
         """Run one GCMC–MD segment with LAMMPS in ``request.workdir``."""

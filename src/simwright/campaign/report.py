@@ -3,10 +3,12 @@
 :func:`campaign_json` is what ``simwright campaign run/status --json`` print: the
 campaign with a ``states`` list (system, condition, status, cycles, local steps,
 final absolute step, accepted values) and its open events. :func:`write_report`
-writes ``report/`` in the campaign directory: ``states.json``, ``report.md`` (the
-table of states with accepted values ± temporal standard deviation over the
-final window), one plot per accepted observable against local steps for every
-state, and the "isotherm" of accepted values along the path.
+writes ``report/`` in the campaign directory: ``states.json`` (with each
+system's parameters, e.g. a slit pore's ``wall``), ``report.md`` (the table of
+states with accepted values ± temporal standard deviation over the final window,
+and each system's models with their sources when the engine has
+``describe_system``), one plot per accepted observable against local steps for
+every state, and the "isotherm" of accepted values along the path.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def state_json(state: StateView, spec: CampaignSpec) -> dict[str, Any]:
     return {
         "system": state.system,
         "condition": state.condition,
+        "system_parameters": dict(spec.system(state.system).parameters),
         "condition_variables": spec.condition(state.condition).variables(),
         "status": state.status,
         "cycles": state.cycles,
@@ -136,12 +139,25 @@ def write_report(ctx: CampaignContext) -> list[Path]:
         "",
         states_table(ctx.spec, data["states"]),
         "",
+        *_models(ctx),
     ]
     files += _plots(ctx, directory)
     text += [f"![{p.stem}]({p.name})" for p in files[1:]]
     report = directory / "report.md"
     report.write_text("\n".join(text) + "\n")
     return [report, *files]
+
+
+def _models(ctx: CampaignContext) -> list[str]:
+    """A "Models" section when the engine describes its systems (``describe_system``)."""
+    describe = getattr(ctx.engine, "describe_system", None)
+    if describe is None:
+        return []
+    lines = ["## Models", ""]
+    for system in ctx.spec.systems:
+        for key, value in describe(ctx.spec, system).items():
+            lines.append(f"- {system.name}, {key}: {value}")
+    return [*lines, ""]
 
 
 def _series(ctx: CampaignContext, state: StateView, name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -24,6 +24,7 @@ from simwright.errors import SimwrightError
 
 if TYPE_CHECKING:
     from simwright.dft.file_checks import FileReport
+    from simwright.dft.request import DftRequest
 
 dft_app = typer.Typer(
     help="DFT with Quantum ESPRESSO: pw.x parameters and recommendations.", no_args_is_help=True
@@ -94,7 +95,6 @@ def recommend_cmd(
 ) -> None:
     """Recommend a structure and a complete pw.x input for a request (nothing is run)."""
     from simwright.dft.recommender import recommend
-    from simwright.dft.request import request_from_text
     from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
     from simwright.engines.espresso.template import render
     from simwright.settings import load_settings
@@ -102,7 +102,9 @@ def recommend_cmd(
     try:
         settings = load_settings()
         root = home.expanduser().resolve() if home else settings.home
-        rec = recommend(request_from_text(request), PseudoLibrary(default_pseudo_dirs(root)))
+        params = dft_request(request)
+        dirs = (*default_pseudo_dirs(root), *(Path(d) for d in params.pseudo_dirs))
+        rec = recommend(params, PseudoLibrary(dirs))
     except SimwrightError as exc:
         raise _fail(exc, json_out) from exc
     if json_out:
@@ -110,6 +112,25 @@ def recommend_cmd(
     else:
         _out.print(rec.text(), markup=False, highlight=False)
         _out.print("\n" + render(rec.template), markup=False, highlight=False)
+
+
+def dft_request(request: str) -> DftRequest:
+    """The DFT parameters of a request, through the same resolver as `simwright plan`;
+    the words need not mention DFT ("graphene" alone is its SCF)."""
+    from simwright.dft.request import DftRequest
+    from simwright.errors import ParseError
+    from simwright.knowledge.modules import load_modules
+    from simwright.knowledge.planner.resolver import resolve
+    from simwright.protocols import load_protocols
+
+    protocols = {n: p for n, p in load_protocols().items() if n.startswith("dft_")}
+    modules = [
+        m.model_copy(update={"requires": []}) for m in load_modules() if m.protocol in protocols
+    ]
+    resolution = resolve(request, protocols, modules, default_module="dft_scf")
+    if not isinstance(resolution.params, DftRequest):
+        raise ParseError(f"{request!r} is not a DFT request")
+    return resolution.params
 
 
 @dft_app.command("validate")

@@ -9,7 +9,7 @@ and exit code 2.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -18,10 +18,8 @@ import typer
 from simwright.cli.common import JsonOpt, emit, handled
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from simwright.knowledge.modules import KnowledgeModule
-    from simwright.protocols.registry import Protocol
+    from simwright.knowledge.planner.resolver import Resolution
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -136,46 +134,6 @@ def search_modules(
         _print(f"{h['score']:8.3f}  {h['module']:<44} {h['title']}")
 
 
-def _plan_by_protocol_parser(
-    request: str, protocols: Mapping[str, Protocol], json_out: bool
-) -> None:
-    """No module fits: the plan of the one protocol whose own parser claims the request."""
-    from simwright.protocols.requests import claim
-
-    proto, raw = claim(request, protocols)
-    params = proto.validate(raw).model_dump(mode="json")
-    checked = _preflight(proto, raw)
-    resolved: dict[str, dict[str, Any]] = {
-        name: {"value": value, "unit": None, "source": "given" if name in raw else "assumed"}
-        for name, value in params.items()
-    }
-    data: dict[str, Any] = {
-        "protocol": proto.name,
-        "module": None,
-        "parameters": resolved,
-        "alternatives": [],
-        "preflight": checked,
-    }
-    if json_out:
-        emit(data)
-        return
-    lines = [f"protocol: {proto.name}   (claimed by the protocol's own request parser)"]
-    lines += [f"  {n:<20} {p['value']}   ({p['source']})" for n, p in resolved.items()]
-    _print("\n".join([*lines, *_preflight_lines(checked)]))
-
-
-def _preflight(proto: Protocol, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """The preflight of ``raw`` parameters as JSON (the estimate, or why it would be refused)."""
-    from simwright.errors import SimwrightError
-    from simwright.protocols.preflight import preflight
-    from simwright.settings import load_settings
-
-    try:
-        return preflight(proto, proto.validate(raw), load_settings()).as_dict()
-    except SimwrightError as exc:
-        return {"protocol": proto.name, "ok": False, "problems": [str(exc)], "estimate": None}
-
-
 def _preflight_lines(checked: Mapping[str, Any]) -> list[str]:
     """The estimate (with its basis) and any refusal, as plan output lines."""
     from simwright.protocols.estimate import human_bytes
@@ -196,35 +154,43 @@ def _preflight_lines(checked: Mapping[str, Any]) -> list[str]:
 
 @handled
 def plan(
-    request: Annotated[str, typer.Argument(help="A request in words.")],
+    request: Annotated[str, typer.Argument(help="A request in words, or a spec file.")],
     json_out: JsonOpt = False,
     knowledge_dir: DirsOpt = None,
 ) -> None:
     """Show how a request is understood: protocol, module and parameters (given or
-    assumed), and the preflight's estimate (steps, atoms, output, core-hours) or why
-    the run would be refused, without running anything."""
-    from simwright.knowledge.planner.plan import plan as make_plan
-    from simwright.knowledge.planner.selection import NotUnderstood
+    assumed), how each stated choice is honoured, the preflight's estimate (steps,
+    atoms, output, core-hours) and the inputs a run would build (structure, force field,
+    engines), without running anything. Exits 0 only when `simwright run` would pass
+    its preflight and build every input."""
+    from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols.registry import LazyProtocols
-    from simwright.textio import require_utf8
+    from simwright.settings import load_settings
 
-    require_utf8(request, "the request")
     protocols = LazyProtocols()  # only the planned protocol is imported
-    try:
-        result = make_plan(request, _modules(knowledge_dir), protocols)
-    except NotUnderstood:
-        _plan_by_protocol_parser(request, protocols, json_out)
-        return
-    checked = _preflight(protocols[result.protocol], result.given())
+    result = resolve(request, protocols, _modules(knowledge_dir), settings=load_settings())
     if json_out:
-        emit({**result.to_json(), "preflight": checked})
+        emit(result.to_json())
         return
-    lines = [f"protocol: {result.protocol}   (module {result.module_id}, score {result.score})"]
-    for name, p in result.parameters.items():
-        unit = f" {p.unit}" if p.unit else ""
-        origin = f"given: {p.text!r}" if p.source == "given" else "assumed"
-        lines.append(f"  {name:<20} {p.value}{unit}   ({origin})")
-    if result.alternatives:
-        others = ", ".join(f"{a.module_id} ({a.score})" for a in result.alternatives)
+    _print("\n".join(_plan_lines(result)))
+
+
+def _plan_lines(result: Resolution) -> list[str]:
+    data = result.to_json()
+    where = f"module {data['module']}" if data["module"] else result.source
+    lines = [f"protocol: {result.protocol.name}   ({where})"]
+    texts = result.plan.parameters if result.plan is not None else {}
+    for name, p in data["parameters"].items():
+        unit = f" {p['unit']}" if p["unit"] else ""
+        said = texts[name].text if name in texts else None
+        origin = f"given: {said!r}" if p["source"] == "given" and said else p["source"]
+        lines.append(f"  {name:<20} {p['value']}{unit}   ({origin})")
+    lines += [f"stated: {u.text!r} -> {u.how}" for u in result.phrases]
+    lines += [f"warning: {w}" for w in result.warnings]
+    lines += [f"builds: {line}" for line in result.inputs]
+    if result.preflight is not None:
+        lines += _preflight_lines(result.preflight.as_dict())
+    if data.get("alternatives"):
+        others = ", ".join(f"{a['module']} ({a['score']})" for a in data["alternatives"])
         lines.append(f"also matched, less well: {others}")
-    _print("\n".join([*lines, *_preflight_lines(checked)]))
+    return lines

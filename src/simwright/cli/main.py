@@ -7,6 +7,7 @@ review, 130 interrupted (Ctrl-C, SIGTERM or SIGHUP).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -58,18 +59,20 @@ def run(
 ) -> None:
     """Run a protocol from a request in words or a YAML spec file.
 
-    Everything is checked before the run is created (values, names, engines, the
-    estimated size against the configured limits); a refusal exits with code 2.
+    The request goes through the same resolver as `simwright plan` (preflight and
+    build stage included) before the run is created: values, names, engines, the
+    estimated size against the configured limits and every input; a request `plan`
+    refuses leaves no run, and a refusal exits with code 2.
     """
     from simwright.graph import Runner
+    from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
     from simwright.protocols.preflight import preflight
-    from simwright.protocols.requests import resolve_request
 
     settings = settings_for(home)
-    resolved = resolve_request(request, load_protocols())
+    resolved = resolve(request, load_protocols(), settings=settings)
     proto = resolved.protocol
-    checked = preflight(proto, resolved.params, settings).require()
+    checked = resolved.preflight or preflight(proto, resolved.params, settings).require()
     if not json_out:
         err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
     store = open_store(settings)
@@ -145,9 +148,9 @@ def _warn_integrity(store: Store, row: RunRow) -> None:
 
 
 def _observer() -> Any:
-    from simwright.cli.progress import RichObserver
+    from simwright.cli.progress import RichObserver, TerminalGone
 
-    return RichObserver(err)
+    return TerminalGone(RichObserver(err))
 
 
 def _finish(
@@ -164,10 +167,13 @@ def _finish(
         data["preflight"] = preflight
     if outcome.status == "completed" and settings.remember_runs:
         data["memory_record"] = _remember(settings, store, outcome.run_id)
-    if json_out:
-        emit(data)
-    else:
-        print_outcome(out, data)
+    # a closed terminal (SIGHUP) cannot be written to: the outcome is recorded, and the
+    # exit code still says what happened
+    with contextlib.suppress(OSError):
+        if json_out:
+            emit(data)
+        else:
+            print_outcome(out, data)
     raise typer.Exit(EXIT.get(outcome.status, 1))
 
 
@@ -284,7 +290,9 @@ def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
     from simwright.protocols.catalog import protocol_catalog
 
-    protos = protocol_catalog(settings_for(home).home / "cache")
+    root = settings_for(home).home
+    # the catalogue is cached only in an existing home: a read-only command creates none
+    protos = protocol_catalog(root / "cache" if root.is_dir() else None)
     if json_out:
         emit(
             {

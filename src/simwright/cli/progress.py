@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Console
 from rich.progress import (
@@ -169,3 +170,33 @@ def _escape(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
+
+
+class TerminalGone:
+    """Wraps a display observer so that a terminal that went away (SIGHUP: writes fail
+    with an I/O error) stops the display, never the run: the run goes on to record its
+    interruption and exit with its own code."""
+
+    def __init__(self, inner: RichObserver) -> None:
+        self.inner = inner
+        self.gone = False
+
+    def _call(self, method: str, *args: Any) -> None:
+        if self.gone:
+            return
+        try:
+            getattr(self.inner, method)(*args)
+        except OSError:
+            self.gone = True
+
+    def step_started(self, run_id: str, seq: int, name: str, attempt: int) -> None:
+        """Forward to the display while the terminal is there."""
+        self._call("step_started", run_id, seq, name, attempt)
+
+    def step_progress(self, fraction: float | None, message: str) -> None:
+        """Forward to the display while the terminal is there."""
+        self._call("step_progress", fraction, message)
+
+    def step_finished(self, run_id: str, seq: int, name: str, status: str, wall_s: float) -> None:
+        """Forward to the display while the terminal is there."""
+        self._call("step_finished", run_id, seq, name, status, wall_s)

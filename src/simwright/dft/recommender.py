@@ -275,9 +275,12 @@ def recommend(
             "the recommended input is inconsistent: " + "; ".join(p.message for p in problems)
         )
     species = tuple(Species(p.element, p.name) for p in pseudos.pseudos)
-    template = PwInput(
-        t.values, species, structure, kpoint_mesh(structure, request.kspacing_inv_a, built.kind)
+    mesh = (
+        KPoints("automatic", request.kpoints)
+        if request.kpoints is not None
+        else kpoint_mesh(structure, request.kspacing_inv_a, built.kind)
     )
+    template = PwInput(t.values, species, structure, mesh)
     if request.overrides:
         template = template.with_values(request.overrides)
         _check_input_dft(template, pseudos)

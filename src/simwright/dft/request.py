@@ -52,6 +52,9 @@ class DftRequest(BaseModel):
     functional: str | None = Field(None, description="PBE, PBEsol, LDA (None: first available)")
     hybrid: Literal["pbe0", "hse", "b3lyp"] | None = None
     kspacing_inv_a: float = Field(0.25, gt=0, le=2.0, description="k-point spacing (Å⁻¹, with 2π)")
+    kpoints: tuple[int, int, int] | None = Field(
+        None, description="an explicit Monkhorst-Pack mesh (n1, n2, n3); replaces kspacing"
+    )
     ecutwfc_ry: float | None = Field(None, gt=0, description="override the wave-function cutoff")
     ecutrho_ry: float | None = Field(None, gt=0, description="override the density cutoff")
     smearing: Smearing | None = Field(None, description="smearing shape (None: cold for metals)")
@@ -86,6 +89,18 @@ class DftRequest(BaseModel):
         for key in _FLAT_STRUCTURE_KEYS:
             if key in flat:
                 spec[key] = flat.pop(key)
+        if "layers" in flat:
+            spec["size"] = (1, 1, int(flat.pop("layers")))
+        misplaced: list[str] = [
+            k for k in ("facet", "size") if k in spec and spec["kind"] != "surface"
+        ]
+        if "vacuum_a" in spec and spec["kind"] == "bulk":
+            misplaced.append("vacuum_a")
+        if misplaced:
+            words = ", ".join("layers" if k == "size" else k for k in misplaced)
+            raise ValueError(
+                f"{words} describe a slab, not a {spec['kind']}: say 'slab' or 'surface'"
+            )
         flat["structure"] = spec
         if "degauss_ry" in flat:
             flat["smearing_ry"] = flat.pop("degauss_ry")
@@ -233,6 +248,8 @@ def parse_structure(text: str) -> dict[str, Any]:
 def _single_formula(text: str) -> str:
     skip = {w.upper() for w in DFT_WORDS} | {"SCF", "DFT", "D2", "D3", "PZ", "I", "A"}
     found = []
+    # "300 K", "20 Å", "2 C": a number's unit is no material
+    text = re.sub(r"(?<![\w.])\d+(?:\.\d+)?\s+\S+", " ", text)
     for token in _FORMULA.findall(text):
         if token.upper() in skip or token in skip:
             continue

@@ -29,12 +29,19 @@ PROTOTYPES: dict[str, tuple[str, float]] = {
     "BN": ("zincblende", 3.615),
     "SiC": ("zincblende", 4.358),
     "AlAs": ("zincblende", 5.661),
-    "GaAs": ("zincblende", 5.653),
     "GeC": ("zincblende", 4.61),
     "NiAl": ("cesiumchloride", 2.887),
     "FeAl": ("cesiumchloride", 2.909),
     "CoAl": ("cesiumchloride", 2.862),
     "Li2O": ("fluorite", 4.619),
+    "NaCl": ("rocksalt", 5.640),
+    "KCl": ("rocksalt", 6.293),
+    "GaAs": ("zincblende", 5.653),
+    "GaP": ("zincblende", 5.451),
+    "InP": ("zincblende", 5.869),
+    "ZnS": ("zincblende", 5.409),
+    "CaF2": ("fluorite", 5.463),
+    "CsCl": ("cesiumchloride", 4.123),
 }
 """Binary compounds simwright can build by name: prototype and room-temperature a (Å)."""
 

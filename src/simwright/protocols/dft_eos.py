@@ -24,6 +24,7 @@ from simwright.protocols import sizing
 from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_energies import PwEnergies
 from simwright.protocols.dft_words import asks_property
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.lattice_constant import EXPERIMENT_A, KITTEL
 from simwright.protocols.registry import Protocol
 from simwright.results import Reference
@@ -154,4 +155,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     engines=("pw.x",),
     estimate=sizing.dft_estimate,
+    prepare=dft_inputs,
 )

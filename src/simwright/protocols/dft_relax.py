@@ -14,6 +14,7 @@ from simwright.graph import Graph
 from simwright.protocols import sizing
 from simwright.protocols.dft_common import STEPS, Recommend
 from simwright.protocols.dft_words import asks_property
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 
 
@@ -47,4 +48,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     engines=("pw.x",),
     estimate=sizing.dft_estimate,
+    prepare=dft_inputs,
 )

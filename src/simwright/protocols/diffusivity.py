@@ -27,6 +27,7 @@ from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
 from simwright.protocols import sizing
+from simwright.protocols.inputs import md_inputs
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import has_word
@@ -424,4 +425,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     engines=("packmol", "lmp"),
     estimate=sizing.diffusivity_estimate,
+    prepare=md_inputs,
 )

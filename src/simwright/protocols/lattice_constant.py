@@ -19,6 +19,7 @@ from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph
 from simwright.protocols import sizing
+from simwright.protocols.inputs import lattice_constant_inputs
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import find_elements, has_word
 from simwright.results import Reference
@@ -99,7 +100,14 @@ class LatticeConstantParams(BaseModel):
         return float(ref["a"])  # type: ignore[arg-type]
 
     def calculator_spec(self) -> CalculatorSpec:
-        """The ASE calculator to use."""
+        """The ASE calculator to use; Lennard-Jones argon without kwargs takes Rahman's
+        σ and ε (ASE's own defaults, σ = 1 Å and ε = 1 eV, describe no element)."""
+        if self.calculator == "lj" and not self.calculator_kwargs and self.element == "Ar":
+            from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
+            from simwright.units import KB_EV_K
+
+            kwargs = {"sigma": SIGMA_A, "epsilon": EPSILON_OVER_KB_K * KB_EV_K, "rc": 3 * SIGMA_A}
+            return CalculatorSpec("lj", kwargs)
         return CalculatorSpec(self.calculator, self.calculator_kwargs)
 
 
@@ -182,4 +190,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     check=sizing.check_lattice_constant,
     estimate=sizing.lattice_constant_estimate,
+    prepare=lattice_constant_inputs,
 )

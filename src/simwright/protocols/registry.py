@@ -21,6 +21,7 @@ from simwright.settings import Settings
 if TYPE_CHECKING:  # kept out of the import: listing protocols must not load the graph
     from simwright.graph import Graph, Step
     from simwright.protocols.estimate import Estimate
+    from simwright.protocols.inputs import BuiltInputs
 
 PROTOCOL_GROUP = "simwright.protocols"
 
@@ -51,6 +52,9 @@ class Protocol:
     engines: tuple[str, ...] = ()
     check: Callable[[Any, Settings], None] | None = None
     estimate: Callable[[Any, Settings], Estimate] | None = None
+    prepare: Callable[[Any, Settings], BuiltInputs] | None = None
+    """The build stage: every input of a run (structure, force field, engine), built
+    without running; None for a protocol that has none to check (plugins)."""
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""
@@ -62,6 +66,12 @@ class Protocol:
                 for e in exc.errors()
             )
             raise ValidationError(f"invalid parameters for {self.name}: {problems}") from exc
+
+    def build_inputs(self, params: BaseModel, settings: Settings) -> BuiltInputs:
+        """Build every input of a run of ``params`` without running it."""
+        from simwright.protocols.inputs import BuiltInputs
+
+        return BuiltInputs(()) if self.prepare is None else self.prepare(params, settings)
 
     def first_step(self, params: BaseModel) -> Step:
         """The entry step for ``params``."""

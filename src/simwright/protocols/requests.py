@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from simwright.errors import ParseError
 from simwright.protocols.registry import Protocol, get_protocol
-from simwright.textio import read_utf8, require_utf8
+from simwright.textio import read_utf8
 
 if TYPE_CHECKING:
     from simwright.knowledge.modules import KnowledgeModule
@@ -70,26 +70,15 @@ def resolve_request(
 ) -> ResolvedRequest:
     """Choose the protocol a request is for and validate its parameters.
 
-    ``modules`` are the knowledge modules to plan with (default: the shipped ones).
-    Text that is not valid UTF-8 is refused (:class:`~simwright.errors.ValidationError`).
+    The same path as ``simwright plan``
+    (:func:`simwright.knowledge.planner.resolver.resolve`); ``modules`` are the
+    knowledge modules to plan with (default: the shipped ones). Text that is not valid
+    UTF-8 is refused (:class:`~simwright.errors.ValidationError`).
     """
-    require_utf8(text, "the request")
-    if looks_like_spec_file(text):
-        return load_spec(Path(text), protocols)
-    from simwright.knowledge.modules import load_modules
-    from simwright.knowledge.planner.plan import plan
-    from simwright.knowledge.planner.selection import NotUnderstood
+    from simwright.knowledge.planner.resolver import resolve
 
-    modules = load_modules() if modules is None else modules
-    try:
-        chosen = plan(text, modules, protocols)
-    except NotUnderstood:
-        # No module fits: let each protocol's own parser claim it (plugins without a
-        # module, and phrasings the modules' keywords do not cover).
-        proto, raw = claim(text, protocols)
-        return ResolvedRequest(proto, proto.validate(raw), text)
-    proto = protocols[chosen.protocol]
-    return ResolvedRequest(proto, proto.validate(chosen.given()), text)
+    resolution = resolve(text, protocols, modules)
+    return ResolvedRequest(resolution.protocol, resolution.params, resolution.request)
 
 
 def claim(text: str, protocols: Mapping[str, Protocol]) -> tuple[Protocol, dict[str, Any]]:
@@ -111,17 +100,13 @@ def claim(text: str, protocols: Mapping[str, Protocol]) -> tuple[Protocol, dict[
 
 
 def not_understood(text: str, protocols: Mapping[str, Protocol]) -> str:
-    """The message for a request no protocol claims: the protocols and how to ask."""
-    lines = [f"simwright did not understand the request {text!r}.", "", "Known protocols:"]
-    for p in protocols.values():
-        lines.append(f"  {p.name:<22} {p.title}")
-        lines.extend(f'      e.g. "{ex}"' for ex in p.examples[:2])
-    lines += [
-        "",
-        "Phrase the request like one of the examples (`simwright knowledge list` shows",
-        "what simwright knows), or write a spec file:",
-        "  protocol: <name>",
-        "  parameters: {...}      (see `simwright protocols --json` for each schema)",
-        "and run `simwright run spec.yaml`.",
-    ]
-    return "\n".join(lines)
+    """The message for a request no protocol claims: short, with what simwright can run."""
+    examples = "; ".join(f'"{p.examples[0]}"' for p in list(protocols.values())[:3] if p.examples)
+    return (
+        f"simwright did not understand the request {text!r}: no protocol matches it.\n"
+        f"It can run: {', '.join(protocols) or 'nothing (no protocol installed)'} "
+        f"(e.g. {examples}).\n"
+        "`simwright protocols` shows each with examples, `simwright knowledge list` what "
+        "simwright knows; a spec file (protocol + parameters) is the exact alternative: "
+        "`simwright run spec.yaml`."
+    )

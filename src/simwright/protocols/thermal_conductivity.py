@@ -29,6 +29,7 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import sizing
+from simwright.protocols.inputs import md_inputs
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.protocols.text import has_word
@@ -286,4 +287,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     engines=("packmol", "lmp"),
     estimate=sizing.thermal_conductivity_estimate,
+    prepare=md_inputs,
 )

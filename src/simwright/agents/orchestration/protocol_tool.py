@@ -3,10 +3,11 @@
 A ``protocol`` subtask names a registered protocol and its parameters (validated by the
 protocol, then by the preflight of :mod:`simwright.protocols.preflight` before any run
 exists: names through registries, engines, limits) or only words, which
-:func:`~simwright.protocols.requests.resolve_request` turns into a protocol and
-parameters without any model. The graph runs as its own run (linked to the agent run as
-the subtask's ``child_run_id``); no script is written and no model is asked unless the
-graph reaches a decision point and a decider is given. The protocol's quantities are
+:func:`~simwright.knowledge.planner.resolver.resolve` turns into a protocol and
+parameters without any model (the path of ``simwright plan``). The graph runs as its
+own run (linked to the agent run as the subtask's ``child_run_id``); no script is
+written and no model is asked unless the graph reaches a decision point and a decider
+is given. The protocol's quantities are
 written, by the framework, to a results table (``subtasks/<id>/results.h5``: one row, a
 column per quantity with its unit, ``<name>_uncertainty`` beside it, the originating
 artifact in each column's description); the report's values cite that table and the
@@ -56,9 +57,15 @@ class ProtocolTool:
         self.modules = modules
 
     def resolve(self, spec: SubtaskSpec) -> tuple[Protocol, BaseModel]:
-        """The protocol and validated parameters of ``spec`` (raises a SimwrightError)."""
+        """The protocol and validated parameters of ``spec`` (raises a SimwrightError).
+
+        Words go through the same resolver as ``simwright plan`` and ``run``, preflight
+        and build stage included; explicit parameters are validated, preflighted and
+        their inputs built too.
+        """
         from simwright.errors import ValidationError
-        from simwright.protocols.requests import resolve_request
+        from simwright.knowledge.planner.resolver import resolve
+        from simwright.protocols.preflight import preflight
 
         if spec.protocol is not None and spec.parameters:
             if spec.protocol not in self.protocols:
@@ -66,8 +73,16 @@ class ProtocolTool:
                     f"unknown protocol {spec.protocol!r}; known: {', '.join(self.protocols)}"
                 )
             proto = self.protocols[spec.protocol]
-            return proto, proto.validate(spec.parameters)
-        resolved = resolve_request(spec.instruction, self.protocols, self.modules)  # type: ignore[arg-type]
+            params = proto.validate(spec.parameters)
+            preflight(proto, params, self.settings).require()
+            proto.build_inputs(params, self.settings)
+            return proto, params
+        resolved = resolve(
+            spec.instruction,
+            self.protocols,
+            self.modules,  # type: ignore[arg-type]
+            settings=self.settings,
+        )
         if spec.protocol is not None and resolved.protocol.name != spec.protocol:
             raise ValidationError(
                 f"the instruction reads as protocol {resolved.protocol.name!r}, not "

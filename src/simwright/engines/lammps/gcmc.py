@@ -1,7 +1,10 @@
 """Grand-canonical Monte Carlo + MD of a Lennard-Jones gas in a slit pore, with LAMMPS.
 
 The pore is a box periodic in x and y, bounded in z (``boundary p p f``) by two
-LJ 9-3 walls (``fix wall/lj93`` on both z faces). ``fix gcmc`` exchanges
+carbon walls on both z faces: a 9-3 continuum (``fix wall/lj93``) or Steele's
+10-4-3 graphite wall (``fix wall/table`` from a table the segment writes), see
+:mod:`simwright.engines.lammps.walls`; each segment writes the wall it uses and
+its source in ``model.json``. ``fix gcmc`` exchanges
 molecules with an ideal-gas reservoir at the condition's pressure (``pressure P
 fugacity_coeff 1``: the chemical potential is that of an ideal gas at P), and
 makes MC translations; between exchanges the atoms move by MD (velocity Verlet)
@@ -19,6 +22,7 @@ converted here. Force-field parameters are documented constants below.
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from dataclasses import dataclass
@@ -31,12 +35,16 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from simwright.engines.lammps.launcher import LammpsLauncher, LammpsResult
 from simwright.engines.lammps.segment import check_template
 from simwright.engines.lammps.templates import RESTART_NAME, fs_to_ps
+from simwright.engines.lammps.walls import TABLE_NAME, WallKind, WallModel, carbon_wall_model
 from simwright.errors import EngineError
 from simwright.forcefields.lj_argon import ARGON_REFERENCE, EPSILON_OVER_KB_K, MASS_AMU, SIGMA_A
 from simwright.units import KB_EV_K
 
 START_NAME: Final = "start.restart"
 """The restart a continuation reads, copied into the segment directory."""
+
+MODEL_NAME: Final = "model.json"
+"""The record of a segment's gas and wall models and their sources."""
 
 MIN_WALL_GAP_A: Final = 2.0
 """Insertions stay at least this far (Å) from each wall."""
@@ -77,45 +85,16 @@ ARGON_RAHMAN: Final = GasModel(
 
 GASES: Final = {"methane": METHANE_TRAPPE_UA, "argon": ARGON_RAHMAN}
 
-GRAPHITE_DENSITY_A3: Final = 0.114
-"""Carbon atoms per Å³ of graphite (W. A. Steele, Surf. Sci. 36, 317 (1973))."""
 
-CARBON_EPSILON_K: Final = 28.0
-"""LJ ε/k_B of a graphite carbon atom (K), Steele 1973."""
+def carbon_wall(
+    gas: GasModel, cutoff_a: float = 20.0, kind: WallKind = "lj93_continuum"
+) -> WallModel:
+    """The carbon wall of ``kind`` for ``gas`` (see :mod:`simwright.engines.lammps.walls`).
 
-CARBON_SIGMA_A: Final = 3.40
-"""LJ σ of a graphite carbon atom (Å), Steele 1973."""
-
-
-@dataclass(frozen=True)
-class WallModel:
-    """LJ 9-3 wall: E(z) = ε [(2/15)(σ/z)^9 − (σ/z)^3], cut (and shifted) at ``cutoff_a``."""
-
-    epsilon_ev: float
-    sigma_a: float
-    cutoff_a: float
-    reference: str
-
-
-def carbon_wall(gas: GasModel, cutoff_a: float = 20.0) -> WallModel:
-    """A carbon-like 9-3 wall for ``gas`` — a model choice, derived as follows.
-
-    Integrating the gas–carbon LJ pair over a uniform half-space of carbon at
-    graphite's density ρ gives the 9-3 form with ε_w = (2/3) π ρ ε_sf σ_sf³ and
-    σ_w = σ_sf, where ε_sf, σ_sf mix the gas with Steele's carbon
-    (Lorentz–Berthelot). The continuum ignores graphite's layering, so the well
-    is shallower than Steele's 10-4-3 potential. The default cutoff (20 Å) makes
-    the shift at the cutoff negligible in pores up to 20 Å wide.
+    The default cutoff (20 Å) makes the shift at the cutoff small (a few K) in
+    pores up to 20 Å wide.
     """
-    eps_sf = math.sqrt(gas.epsilon_ev * CARBON_EPSILON_K * KB_EV_K)
-    sigma_sf = 0.5 * (gas.sigma_a + CARBON_SIGMA_A)
-    epsilon = 2.0 / 3.0 * math.pi * GRAPHITE_DENSITY_A3 * eps_sf * sigma_sf**3
-    reference = (
-        f"model choice: continuum 9-3 wall from a half-space of carbon (ρ = "
-        f"{GRAPHITE_DENSITY_A3} Å⁻³, ε_C/k_B = {CARBON_EPSILON_K} K, σ_C = {CARBON_SIGMA_A} Å; "
-        "W. A. Steele, Surf. Sci. 36, 317 (1973)), Lorentz–Berthelot mixing with the gas"
-    )
-    return WallModel(epsilon, sigma_sf, cutoff_a, reference)
+    return carbon_wall_model(kind, gas.epsilon_ev, gas.sigma_a, cutoff_a)
 
 
 class _Params(BaseModel):
@@ -123,7 +102,11 @@ class _Params(BaseModel):
 
 
 class SlitPore(_Params):
-    """The pore: wall-to-wall width, lateral edge, gas, and the starting timestep.
+    """The pore: wall-to-wall width, lateral edge, gas, wall model, starting timestep.
+
+    ``wall`` picks the carbon wall on both faces: ``lj93_continuum`` (the default,
+    a 9-3 half-space of carbon) or ``steele_10_4_3`` (Steele's graphite wall);
+    ``width_a`` is the distance between the two wall planes.
 
     ``start_step`` is the absolute timestep of the freshly built (empty) pore, as
     when a system comes from a long earlier run; campaigns count local steps.
@@ -132,6 +115,7 @@ class SlitPore(_Params):
     width_a: float = Field(gt=0)
     lateral_a: float = Field(gt=0)
     gas: Literal["methane", "argon"] = "methane"
+    wall: WallKind = "lj93_continuum"
     start_step: int = Field(default=0, ge=0, le=10**12)
 
 
@@ -215,7 +199,6 @@ def _build_block(segment: GcmcSegment, gas: GasModel) -> list[str]:
 
 def _interaction_block(segment: GcmcSegment, gas: GasModel, wall: WallModel) -> list[str]:
     s = segment.settings
-    face = f"EDGE {_num(wall.epsilon_ev)} {_num(wall.sigma_a)} {_num(wall.cutoff_a)}"
     return [
         f"# gas: {gas.reference}",
         f"pair_style      lj/cut {_num(s.pair_cutoff_a)}",
@@ -224,7 +207,7 @@ def _interaction_block(segment: GcmcSegment, gas: GasModel, wall: WallModel) -> 
         "neighbor        2.0 bin",
         "neigh_modify    every 1 delay 0 check yes",
         f"# walls: {wall.reference}",
-        f"fix             walls all wall/lj93 zlo {face} zhi {face}",
+        wall.fix_command("walls"),
         "fix_modify      walls energy yes",
     ]
 
@@ -257,10 +240,32 @@ THERMO: Final = "step atoms temp pe f_gcmc[3] f_gcmc[4] f_gcmc[5] f_gcmc[6]"
 """Thermo output: step, molecules, temperature, energy, insertion and deletion counters."""
 
 
+def segment_wall(segment: GcmcSegment) -> WallModel:
+    """The wall model a segment uses (both faces)."""
+    gas = GASES[segment.pore.gas]
+    return carbon_wall(gas, segment.settings.wall_cutoff_a, segment.pore.wall)
+
+
+def model_record(segment: GcmcSegment) -> dict[str, str | float]:
+    """The gas and wall a segment uses, with their sources (written as ``model.json``)."""
+    gas = GASES[segment.pore.gas]
+    wall = segment_wall(segment)
+    z_min, depth = wall.well()
+    return {
+        "gas": gas.name,
+        "gas_source": gas.reference,
+        "wall": wall.kind,
+        "wall_source": wall.reference,
+        "wall_cutoff_a": wall.cutoff_a,
+        "wall_well_depth_k": depth / KB_EV_K,
+        "wall_well_position_a": z_min,
+    }
+
+
 def render_gcmc_input(segment: GcmcSegment, *, continuation: bool) -> str:
     """The ``in.lammps`` of one segment (pure): a fresh pore, or from ``start.restart``."""
     gas = GASES[segment.pore.gas]
-    wall = carbon_wall(gas, segment.settings.wall_cutoff_a)
+    wall = segment_wall(segment)
     head = [
         f"# simwright GCMC segment: {gas.name} in a {_num(segment.pore.width_a)} Å slit pore, "
         f"{_num(segment.condition.pressure_bar)} bar, {_num(segment.condition.temperature_k)} K",
@@ -310,8 +315,12 @@ def run_gcmc_segment(
     workdir.mkdir(parents=True, exist_ok=True)
     if restart is not None:
         shutil.copyfile(restart, workdir / START_NAME)
+    wall = segment_wall(segment)
+    if wall.needs_table():
+        (workdir / TABLE_NAME).write_text(wall.table_text())
     script = render_gcmc_input(segment, continuation=restart is not None)
     check_template(script, workdir)
+    (workdir / MODEL_NAME).write_text(json.dumps(model_record(segment), indent=2) + "\n")
     result = launcher.run(script, workdir, pbc=(True, True, False), timeout_s=timeout_s)
     if result.restart_path is None:
         raise EngineError(f"LAMMPS wrote no {RESTART_NAME} in {workdir}")

@@ -24,7 +24,7 @@ from simwright.errors import ParseError
 from simwright.knowledge.modules import KnowledgeModule
 from simwright.knowledge.planner.assignment import Item, assign
 from simwright.knowledge.planner.quantities import FoundQuantity, dimensionality, find_quantities
-from simwright.knowledge.planner.substances import find_substances
+from simwright.knowledge.planner.substances import SUBSTANCES, find_compounds, find_substances
 from simwright.knowledge.schema import ParameterSpec, Scalar, Value
 from simwright.protocols.text import element_mentions, find_formulas, find_phrases, mask
 
@@ -32,6 +32,15 @@ _MOLAR = dimensionality("mol/L")
 _SEQUENCE_SEP = r"\s*(?:->|→|=>|,|;|then|to|and)\s*"
 _NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _RATIO = re.compile(r"(?<![\w.:])\d+(?:\.\d+)?(?:\s*:\s*\d+(?:\.\d+)?)+(?![\w.:])")
+MESH = re.compile(
+    r"(?<![\w.])(\d+\s?[x×]\s?\d+\s?[x×]\s?\d+)"
+    r"((?:\s+(?:monkhorst[- ]pack|k-?points?|mp|grid|mesh|supercell|cell)s?)*)",
+    re.IGNORECASE,
+)
+"""An n×n×n mesh or cell, with the words after it."""
+CELL_WORD = re.compile(r"\b(?:supercell|cell)s?\b", re.IGNORECASE)
+_LIKE = re.compile(r"(?<![\w-])[\w()]+-like\b", re.IGNORECASE)
+_SURFACE = re.compile(r"\b([A-Z][a-z]?)\s?\((\d{3,4})\)")
 _CUED = re.compile(
     rf"\s*(?:=|:|of|is|to|≥|>=|>|≤|<=|<)?\s*({_NUM}(?:{_SEQUENCE_SEP}{_NUM})*)(?![\w.§])"
 )
@@ -48,6 +57,9 @@ class Finding:
 
 Findings = dict[str, list[Finding]]
 
+TEXT_JOIN = " / "
+"""Joins the words of a request that gave one value twice ("298.15 K / 25 °C")."""
+
 
 def _quantity_kind(spec: ParameterSpec) -> str | None:
     if spec.unit and spec.type in ("float", "int") and not spec.count_nouns:
@@ -63,6 +75,7 @@ def extract(text: str, module: KnowledgeModule) -> dict[str, Finding]:
     """The parameters ``text`` gives for ``module``, one checked value each."""
     params = module.parameters
     found: Findings = {}
+    text = mask(text, [(m.start(), m.end()) for m in _LIKE.finditer(text)])
     quantities = find_quantities(text)
     masked = mask(text, [(q.start, q.end) for q in quantities])
     masked = _choices(masked, module, found)
@@ -71,8 +84,12 @@ def extract(text: str, module: KnowledgeModule) -> dict[str, Finding]:
     _counts(masked, text, params, found)
     _cued_numbers(masked, text, params, found)
     _ratios(masked, text, params, found)
+    masked = _meshes(masked, params, found)
+    masked = _compounds(masked, params, found)
+    masked = _surfaces(masked, params, found)
     keywords = find_phrases(masked, dict.fromkeys(module.keywords, True))
     _elements(masked, mask(masked, [(k.start, k.end) for k in keywords]), params, found)
+    _diamond(params, found)
     return _consolidate(found, params)
 
 
@@ -96,6 +113,8 @@ def _choices(text: str, module: KnowledgeModule, found: Findings) -> str:
         for phrase in aliases
     ]
     phrases += [(keyword, None) for keyword in module.keywords]
+    # Longer substance names hold their place so "heavy water" is not read as "water".
+    phrases += [(a, None) for s in SUBSTANCES for a in s.aliases if " " in a]
     matches = [m for m in find_phrases(text, phrases) if m.meaning is not None]
     for m in matches:
         assert m.meaning is not None
@@ -151,7 +170,7 @@ def _counts(text: str, original: str, params: dict[str, ParameterSpec], found: F
         if not spec.count_nouns:
             continue
         nouns = "|".join(re.escape(n) for n in sorted(spec.count_nouns, key=len, reverse=True))
-        pattern = rf"(?<![\w.])({_NUM})\s+(?:[^\s\d]+\s+){{0,3}}?(?:{nouns})\b"
+        pattern = rf"(?<![\w.])({_NUM})(?:\s+|-)(?:[^\s\d]+\s+){{0,3}}?(?:{nouns})\b"
         for m in re.finditer(pattern, text, re.IGNORECASE):
             number = float(m.group(1).replace("−", "-"))
             value: Value = int(number) if number.is_integer() else number
@@ -211,6 +230,54 @@ def _elements(text: str, bare: str, params: dict[str, ParameterSpec], found: Fin
         _add(found, name, str(it.value), it.text, it.start)
 
 
+def _compounds(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:
+    """Compounds by name ("boron nitride", "graphene", "methane") for a ``formula``
+    parameter, with the structure kind or lattice the name implies; masked after."""
+    if "formula" not in params or params["formula"].type != "formula":
+        return text
+    matches = find_compounds(text)
+    for m in matches:
+        c = m.meaning
+        _add(found, "formula", c.formula, m.text, m.start)
+        for name, value in (("structure", c.kind), ("lattice", c.lattice)):
+            spec = params.get(name)
+            if value is not None and spec is not None and value in (spec.choices or {}):
+                _add(found, name, value, m.text, m.start)
+    return mask(text, [(m.start, m.end) for m in matches])
+
+
+def _meshes(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:
+    """A k-point mesh written "8x8x8 k-points" or "6×6×6 Monkhorst-Pack grid"."""
+    if "kpoints" not in params:
+        return text
+    matches = [m for m in MESH.finditer(text) if not CELL_WORD.search(m.group(0))]
+    for m in matches:
+        mesh: list[Scalar] = [int(n) for n in re.findall(r"\d+", m.group(1))]
+        _add(found, "kpoints", mesh, m.group(0), m.start())
+    return mask(text, [(m.start(), m.end()) for m in matches])
+
+
+def _surfaces(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:
+    """Surfaces written as "Pt(111)": the element, the facet and the slab kind."""
+    if "facet" not in params:
+        return text
+    matches = list(_SURFACE.finditer(text))
+    for m in matches:
+        _add(found, "facet", m.group(2), m.group(0), m.start())
+        spec = params.get("structure")
+        if spec is not None and "slab" in (spec.choices or {}):
+            _add(found, "structure", "slab", m.group(0), m.start())
+    return mask(text, [(m.start(2) - 1, m.end()) for m in matches])
+
+
+def _diamond(params: dict[str, ParameterSpec], found: Findings) -> None:
+    """The word "diamond" alone names both the lattice and the substance (carbon)."""
+    lattice = found.get("lattice", [])
+    alone = bool(lattice) and all(f.text.lower() == "diamond" for f in lattice)
+    if alone and "formula" in params and "formula" not in found:
+        _add(found, "formula", "C", lattice[0].text, lattice[0].start)
+
+
 def _consolidate(found: Findings, params: dict[str, ParameterSpec]) -> dict[str, Finding]:
     """One value per parameter; refuse contradictions and values out of range."""
     out: dict[str, Finding] = {}
@@ -244,7 +311,8 @@ def _consolidate(found: Findings, params: dict[str, ParameterSpec]) -> dict[str,
 def _single(name: str, findings: list[Finding], spec: ParameterSpec) -> Finding:
     distinct = list(dict.fromkeys(repr(f.value) for f in findings))
     if len(distinct) == 1:
-        return findings[0]
+        texts = list(dict.fromkeys(f.text for f in findings))
+        return Finding(findings[0].value, TEXT_JOIN.join(texts), findings[0].start)
     what = "elements" if spec.type in ("element", "formula") else f"values for {name}"
     listed = ", ".join(dict.fromkeys(f.text for f in findings))
     raise ParseError(

@@ -28,7 +28,7 @@ from typing import Any, Literal
 from simwright.errors import ParseError, SimwrightError
 from simwright.knowledge.modules import KnowledgeModule
 from simwright.knowledge.planner.extraction import Finding, extract
-from simwright.knowledge.planner.selection import Candidate, choose_module
+from simwright.knowledge.planner.selection import Candidate, NotUnderstood, choose_module
 from simwright.knowledge.planner.substances import substance_candidate
 from simwright.knowledge.schema import Value
 from simwright.protocols.registry import Protocol
@@ -145,12 +145,29 @@ def _require(text: str, module: KnowledgeModule, findings: Mapping[str, Finding]
             _no_unknown_substance(text, module, name)
         if not spec.required:
             continue
+        if spec.type == "element":
+            _no_compound(text, module, name)
         if spec.substance:
             raise ParseError(
                 f"which {name}? the request names none of: {', '.join(spec.choices or {})}"
             )
         choices = f" (one of {', '.join(spec.choices)})" if spec.choices else ""
         raise ParseError(f"which {name}{choices}? {module.id} needs it: {spec.description}")
+
+
+def _no_compound(text: str, module: KnowledgeModule, name: str) -> None:
+    """Refuse a compound where the module takes one element, saying what can build it."""
+    from simwright.protocols.text import find_formulas
+
+    compounds = [f for f in find_formulas(text) if sum(c.isupper() for c in f) > 1]
+    if compounds:
+        choices = module.parameters.get("calculator")
+        calculators = f" ({', '.join(choices.choices or {})})" if choices else ""
+        raise ParseError(
+            f"{compounds[0]!r} is a compound; {module.protocol or module.id}{calculators} "
+            f"takes one {name}. For {compounds[0]} ask for DFT, e.g. "
+            f"'lattice constant of {compounds[0]} with PBE'"
+        )
 
 
 def _no_unknown_substance(text: str, module: KnowledgeModule, name: str) -> None:
@@ -201,6 +218,7 @@ def plan(
     request: str,
     modules: Sequence[KnowledgeModule],
     protocols: Mapping[str, Protocol] | Collection[str],
+    fallback: KnowledgeModule | None = None,
 ) -> Plan:
     """The plan for ``request``: module, executable protocol and parameters.
 
@@ -208,9 +226,15 @@ def plan(
     protocol and assumed values read back from it) or just their names. Refuses with
     :class:`ParseError` a request no module matches, an ambiguous one, one whose
     module has no executable protocol, and any value it cannot read with certainty.
+    ``fallback`` is the module used when no module matches.
     """
     text = normalize(request)
-    best, rest = choose_module(text, modules)
+    try:
+        best, rest = choose_module(text, modules)
+    except NotUnderstood:
+        if fallback is None:
+            raise
+        best, rest = Candidate(fallback, 0.0, ()), ()
     _check_executable(text, best, rest, protocols)
     interp = _interpret_for(text, best, rest)
     protocol = best.module.protocol
@@ -255,10 +279,12 @@ def _from_protocol(
     given = {n: p.value for n, p in params.items() if p.source == "given"}
     validated = protocol.validate(given).model_dump()
     out = {n: p for n, p in params.items() if p.source == "given"}
+    skipped = {c for name in out for c in module.parameters[name].conflicts}
     for name, spec in module.parameters.items():
-        if name in out:
+        if name in out or name in skipped:
             continue
-        if name in validated:
+        foreign = spec.choices and str(validated.get(name)) not in spec.choices
+        if name in validated and not foreign:
             if validated[name] is not None:
                 out[name] = ResolvedParameter(validated[name], spec.unit, "assumed")
         elif name in params:

@@ -31,6 +31,7 @@ class Substance:
 
 SUBSTANCES: tuple[Substance, ...] = (
     Substance("water", "water", "liquid", ("water", "h2o", "spc/e", "spce")),
+    Substance("d2o", "heavy water (D2O)", "liquid", ("heavy water", "d2o", "deuterated water")),
     Substance("tip3p", "TIP3P water", "liquid", ("tip3p", "tip3p water")),
     Substance("tip4p", "TIP4P water", "liquid", ("tip4p", "tip4p water", "tip4p/2005")),
     Substance("argon", "argon", "liquid", ("argon", "ar", "lj argon")),
@@ -71,6 +72,59 @@ _FILLERS = frozenset(
     ["liquid", "bulk", "pure", "the", "a", "an", "neat", "supercooled", "dense", "molten", "solid"]
 )
 _CANDIDATE = re.compile(r"\b(?:of|in|for)\s+((?:[A-Za-z][\w/+()-]*\s+){0,2}[A-Za-z][\w/+()-]*)")
+
+
+@dataclass(frozen=True)
+class Compound:
+    """A compound or material named in words, with the structure its name implies."""
+
+    formula: str
+    kind: str | None = None
+    lattice: str | None = None
+
+
+COMPOUNDS: dict[str, Compound] = {
+    "boron nitride": Compound("BN"),
+    "cubic boron nitride": Compound("BN", "bulk", "zincblende"),
+    "c-bn": Compound("BN", "bulk", "zincblende"),
+    "hexagonal boron nitride": Compound("hBN", "two_d"),
+    "h-bn": Compound("hBN", "two_d"),
+    "hbn": Compound("hBN", "two_d"),
+    "gallium arsenide": Compound("GaAs"),
+    "aluminium arsenide": Compound("AlAs"),
+    "aluminum arsenide": Compound("AlAs"),
+    "silicon carbide": Compound("SiC"),
+    "sodium chloride": Compound("NaCl"),
+    "table salt": Compound("NaCl"),
+    "magnesium oxide": Compound("MgO"),
+    "magnesia": Compound("MgO"),
+    "nickel oxide": Compound("NiO"),
+    "lithium fluoride": Compound("LiF"),
+    "titanium carbide": Compound("TiC"),
+    "titanium dioxide": Compound("TiO2"),
+    "titania": Compound("TiO2"),
+    "silica": Compound("SiO2"),
+    "silicon dioxide": Compound("SiO2"),
+    "alumina": Compound("Al2O3"),
+    "zinc oxide": Compound("ZnO"),
+    "graphene": Compound("graphene", "two_d"),
+    "molybdenum disulfide": Compound("MoS2"),
+    "water": Compound("H2O", "molecule"),
+    "methane": Compound("CH4", "molecule"),
+    "ammonia": Compound("NH3", "molecule"),
+    "carbon monoxide": Compound("CO", "molecule"),
+    "carbon dioxide": Compound("CO2", "molecule"),
+    "hydrogen molecule": Compound("H2", "molecule"),
+    "oxygen molecule": Compound("O2", "molecule"),
+    "nitrogen molecule": Compound("N2", "molecule"),
+    "benzene": Compound("C6H6", "molecule"),
+}
+"""Materials a DFT request may name in words, and the formula (or layer name) meant."""
+
+
+def find_compounds(text: str) -> list[PhraseMatch[Compound]]:
+    """Compounds of :data:`COMPOUNDS` named in ``text``, longest names first."""
+    return find_phrases(text, list(COMPOUNDS.items()))
 
 
 def find_substances(text: str) -> list[PhraseMatch[Substance]]:

@@ -1,0 +1,99 @@
+"""Properties a request may ask for that no protocol computes (yet), each with what
+simwright can do instead: "band structure", "phonons", "viscosity", "adsorption
+energy"... The resolver refuses them by name before choosing a module, so that a
+request for one never becomes a plain SCF or an unrelated module.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Property:
+    """A property simwright has no protocol for, and what it can do instead."""
+
+    name: str
+    pattern: str
+    instead: str
+
+
+_DFT_INSTEAD = (
+    "simwright's DFT protocols are dft_scf (total energy), dft_relax and dft_eos "
+    "(lattice constant, bulk modulus)"
+)
+PROPERTIES: tuple[Property, ...] = (
+    Property("band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD),
+    Property("band gap", r"band[- ]?gaps?", _DFT_INSTEAD),
+    Property("density of states", r"(?:projected |partial )?density of states|p?dos", _DFT_INSTEAD),
+    Property("phonons", r"phonons?(?: dispersion| spectrum)?", _DFT_INSTEAD),
+    Property(
+        "cohesive energy",
+        r"cohesive energy",
+        "dft_scf gives the total energy of the crystal; the isolated atom's energy is "
+        "a second dft_scf (molecule kind)",
+    ),
+    Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
+    Property("surface energy", r"surface energy", _DFT_INSTEAD),
+    Property(
+        "adsorption energy",
+        r"adsorption energy|binding energy",
+        "dft_scf of the slab and of the molecule separately (e.g. 'SCF of a Pt(111) slab "
+        "with PBE'); adsorption isotherms are a campaign (module "
+        "gcmc_adsorption_desorption_campaign)",
+    ),
+    Property(
+        "elastic constants",
+        r"elastic constants?|elastic tensor|c11|shear modulus|young'?s modulus",
+        "lattice_constant and dft_eos give the bulk modulus",
+    ),
+    Property(
+        "melting point",
+        r"melting (?:point|temperature)|freezing point",
+        "lattice_constant (ASE) gives the 0 K lattice constant and bulk modulus",
+    ),
+    Property(
+        "viscosity",
+        r"(?:shear |bulk )?viscosity",
+        "diffusivity (self-diffusion of SPC/E water or LJ argon) and thermal_conductivity "
+        "(Green–Kubo, LJ argon)",
+    ),
+    Property(
+        "radial distribution function",
+        r"radial distribution(?: function)?|rdf|pair correlation|structure factor",
+        "diffusivity runs the liquid (its trajectory is kept for analysis)",
+    ),
+    Property(
+        "vapour pressure",
+        r"vapou?r pressure|boiling point|heat of vaporization|enthalpy of vaporization",
+        "diffusivity of liquid water or argon",
+    ),
+    Property(
+        "heat capacity",
+        r"heat capacity|specific heat",
+        "thermal_conductivity (Green–Kubo, LJ argon)",
+    ),
+    Property(
+        "ionic conductivity",
+        r"ionic conductivity|electrical conductivity",
+        "diffusivity of SPC/E water or LJ argon",
+    ),
+    Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
+    Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),
+)
+"""Properties a request may ask for that no protocol computes (yet)."""
+
+_PROPERTY_RX = [
+    (p, re.compile(rf"(?<![\w-])(?:{p.pattern})(?![\w-])", re.IGNORECASE)) for p in PROPERTIES
+]
+
+
+def find_properties(text: str) -> list[tuple[Property, str]]:
+    """Properties of :data:`PROPERTIES` asked for in ``text``, with the words used."""
+    out = []
+    for prop, rx in _PROPERTY_RX:
+        m = rx.search(text)
+        if m is not None:
+            out.append((prop, m.group(0)))
+    return out

@@ -1,0 +1,109 @@
+"""The build stage: every input a protocol's run needs, built without running an engine.
+
+``simwright plan`` calls it so that a plan exits 0 only when ``simwright run`` would
+get as far as its first engine call: the structure is built, the force field or
+calculator constructed, pseudopotentials chosen, and the engines found. Each
+builder returns one line per input it built; any problem raises a
+:class:`~simwright.errors.SimwrightError` that names it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from typing import Any
+
+from simwright.errors import EngineError, ValidationError
+from simwright.settings import Settings
+
+
+@dataclass(frozen=True)
+class BuiltInputs:
+    """What the build stage built, one readable line per input."""
+
+    lines: tuple[str, ...]
+
+
+_MLIP_MODULES = {"chgnet": "chgnet", "sevennet": "sevenn"}
+
+
+def lattice_constant_inputs(params: Any, settings: Settings) -> BuiltInputs:
+    """The crystal and the ASE calculator of ``lattice_constant``."""
+    from ase.build import bulk
+
+    lattice, a = params.resolved_lattice(), params.resolved_a()
+    atoms = bulk(params.element, lattice, a=a, cubic=True)
+    spec = params.calculator_spec()
+    module = _MLIP_MODULES.get(spec.name.lower())
+    if module is not None and importlib.util.find_spec(module) is None:
+        raise ValidationError(
+            f"calculator {spec.name!r} needs the mlip extra, which is not installed: "
+            "pip install 'simwright[mlip]'; EMT works for Al, Cu, Ag, Au, Ni, Pd, Pt"
+        )
+    spec.load(settings.plugins)
+    return BuiltInputs(
+        (
+            f"structure: {lattice} {params.element}, {len(atoms)} atoms, a = {a:.3f} Å",
+            f"calculator: {spec.describe()}",
+        )
+    )
+
+
+def _lammps(settings: Settings) -> str:
+    from simwright.protocols.md_common import launcher
+
+    try:
+        lmp = launcher(settings)
+    except EngineError as exc:
+        raise EngineError(f"LAMMPS is needed and was not found: {exc}") from exc
+    if not lmp.executable.is_file():
+        raise EngineError(f"LAMMPS is needed and {lmp.executable} does not exist")
+    return f"engine: LAMMPS {lmp.executable}"
+
+
+def md_inputs(params: Any, settings: Settings) -> BuiltInputs:
+    """The force field, the molecule and the engines of an MD protocol."""
+    from simwright.engines.packmol import packmol_available
+    from simwright.molecules import get_molecule
+    from simwright.protocols.md_common import SYSTEMS, forcefield_of
+
+    system = SYSTEMS[params.system]
+    ff = forcefield_of(system)
+    molecule = get_molecule(system.molecule)
+    if not packmol_available():
+        raise EngineError("PACKMOL is needed to pack the liquid and was not found on PATH")
+    n = getattr(params, "n_molecules", None) or getattr(params, "n_atoms", None)
+    return BuiltInputs(
+        (
+            f"system: {n} × {system.description} ({len(molecule.structure.symbols)} atoms each)",
+            f"force field: {ff.description}",
+            _lammps(settings),
+            "engine: PACKMOL",
+        )
+    )
+
+
+def dft_inputs(params: Any, settings: Settings) -> BuiltInputs:
+    """The structure, pseudopotentials and complete pw.x input of a DFT protocol."""
+    from pathlib import Path
+
+    from simwright.dft.recommender import recommend
+    from simwright.engines.espresso.launcher import PwLauncher
+    from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
+
+    dirs = (*default_pseudo_dirs(settings.home), *(Path(d) for d in params.pseudo_dirs))
+    rec = recommend(params, PseudoLibrary(dirs))
+    pw = PwLauncher.from_settings(settings)
+    if not pw.available():
+        raise EngineError(f"pw.x is needed and was not found ({pw.executable})")
+    summary = rec.as_dict()
+    pseudos = ", ".join(f"{e}: {f}" for e, f in (summary.get("pseudopotentials") or {}).items())
+    return BuiltInputs(
+        (
+            f"structure: {summary['structure']} ({len(rec.structure.symbols)} atoms)",
+            f"pseudopotentials: {pseudos}",
+            f"k-points: {rec.template.kpoints.describe()}",
+            f"input: pw.x, {len(rec.parameters)} parameters",
+            f"engine: {pw.executable}",
+        )
+    )
