@@ -64,5 +64,6 @@ def test_requests_are_claimed_and_refused_precisely() -> None:
         "functional": "pbe",
     }
     assert dft_cohesive.parse_request("band gap of Si") is None
+    assert dft_cohesive.parse_request("cohesive energy of Cu with EMT") is None
     with pytest.raises(ValidationError, match="smearing"):
         dft_cohesive.PROTOCOL.validate({**SI, "smearing": "none"})

@@ -33,7 +33,7 @@ from pydantic import Field, model_validator
 from typing_extensions import override
 
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
-from simwright.dft.request import DftRequest, Smearing
+from simwright.dft.request import DftRequest, Smearing, mentions_dft
 from simwright.engines.espresso.pw import locate_pseudo
 from simwright.engines.espresso.template import KPoints, PwInput, Species, Value
 from simwright.errors import EngineError, ValidationError
@@ -317,8 +317,9 @@ GRAPH = Graph.build("dft_cohesive_energy", [CohesiveRecommend, CohesiveRun, Cohe
 
 
 def parse_request(text: str) -> dict[str, Any] | None:
-    """Claim "cohesive energy of Cu with PBE", "atomization energy of bulk Si"."""
-    if not asks_cohesive(text):
+    """Claim DFT requests for a cohesive energy ("cohesive energy of Cu with PBE"); one
+    without DFT words ("... with EMT") is left to the other cohesive-energy protocols."""
+    if not asks_cohesive(text) or not mentions_dft(text):
         return None
     return property_request(text, "a cohesive energy")
 

@@ -58,12 +58,10 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
 @pytest.mark.parametrize(
     ("text", "words", "instead"),
     [
-        ("electronic band structure of silicon with PBE", "band structure", "dft_scf"),
-        ("what is the band gap of GaAs in PBE?", "band gap", "dft_eos"),
-        ("density of states of bcc Fe with PBE", "density of states", "dft_relax"),
+        ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
+        ("surface energy of Cu(111) with PBE", "surface energy", "dft_bands"),
         ("shear viscosity of water by Green–Kubo", "shear viscosity", "diffusivity"),
         ("adsorption energy of CO on Pt(111) with PBE", "adsorption energy", "slab"),
-        ("cohesive energy of copper with PBE", "cohesive energy", "isolated atom"),
     ],
 )
 def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(

@@ -1,6 +1,7 @@
 """Properties a request may ask for that no protocol computes (yet), each with what
-simwright can do instead: "band structure", "phonons", "viscosity", "adsorption
-energy"... The resolver refuses them by name before choosing a module, so that a
+simwright can do instead: "phonons", "viscosity", "adsorption energy"... (band
+structures, densities of states, cohesive energies and work functions have their DFT
+protocols). The resolver refuses them by name before choosing a module, so that a
 request for one never becomes a plain SCF or an unrelated module.
 """
 
@@ -21,19 +22,11 @@ class Property:
 
 _DFT_INSTEAD = (
     "simwright's DFT protocols are dft_scf (total energy), dft_relax and dft_eos "
-    "(lattice constant, bulk modulus)"
+    "(lattice constant, bulk modulus), dft_bands (band structure, band gap), dft_dos "
+    "(density of states), dft_cohesive_energy and dft_work_function"
 )
 PROPERTIES: tuple[Property, ...] = (
-    Property("band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD),
-    Property("band gap", r"band[- ]?gaps?", _DFT_INSTEAD),
-    Property("density of states", r"(?:projected |partial )?density of states|p?dos", _DFT_INSTEAD),
     Property("phonons", r"phonons?(?: dispersion| spectrum)?", _DFT_INSTEAD),
-    Property(
-        "cohesive energy",
-        r"cohesive energy",
-        "dft_scf gives the total energy of the crystal; the isolated atom's energy is "
-        "a second dft_scf (molecule kind)",
-    ),
     Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
     Property("surface energy", r"surface energy", _DFT_INSTEAD),
     Property(
