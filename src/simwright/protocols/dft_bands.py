@@ -37,10 +37,12 @@ from simwright.protocols.dft_post import (
     n_bands,
     nscf_input,
     nscf_kept,
+    pw_estimate,
     scf_kept,
     tool_in_step,
 )
 from simwright.protocols.dft_words import asks_bands, asks_dos, property_request
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result
@@ -327,6 +329,9 @@ PROTOCOL = Protocol(
     graph=GRAPH,
     parameters=DftBandsParams,
     start=lambda params: BandsRecommend(params),
-    examples=("band structure of Si", "band gap of GaAs with PBE"),
+    examples=("band structure of Si", "band gap of Si with LDA"),
     parse_request=parse_request,
+    engines=("pw.x", "bands.x"),
+    estimate=pw_estimate(lambda s: 2),
+    prepare=dft_inputs,
 )

@@ -45,8 +45,9 @@ from simwright.protocols.dft_common import (
     require_success,
     run_with_recovery,
 )
-from simwright.protocols.dft_post import write_json
+from simwright.protocols.dft_post import pw_estimate, write_json
 from simwright.protocols.dft_words import asks_cohesive, property_request
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result
@@ -333,4 +334,7 @@ PROTOCOL = Protocol(
     start=lambda params: CohesiveRecommend(params),
     examples=("cohesive energy of Cu with PBE", "cohesive energy of Si with LDA"),
     parse_request=parse_request,
+    engines=("pw.x",),
+    estimate=pw_estimate(lambda s: len(set(s.symbols))),
+    prepare=dft_inputs,
 )

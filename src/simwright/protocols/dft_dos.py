@@ -31,8 +31,16 @@ from simwright.errors import EngineError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_plots import plot_dos
-from simwright.protocols.dft_post import n_bands, nscf_input, nscf_kept, scf_kept, tool_in_step
+from simwright.protocols.dft_post import (
+    n_bands,
+    nscf_input,
+    nscf_kept,
+    pw_estimate,
+    scf_kept,
+    tool_in_step,
+)
 from simwright.protocols.dft_words import asks_dos, property_request
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.report import report_result
@@ -230,4 +238,7 @@ PROTOCOL = Protocol(
     start=lambda params: DosRecommend(params),
     examples=("density of states of bcc Fe", "projected DOS of Si with PBE"),
     parse_request=parse_request,
+    engines=("pw.x", "dos.x", "projwfc.x"),
+    estimate=pw_estimate(lambda s: 1),
+    prepare=dft_inputs,
 )

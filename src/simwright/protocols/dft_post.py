@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,9 @@ from simwright.engines.espresso.template import KPoints, PwInput, Value
 from simwright.errors import EngineError
 from simwright.graph import RunContext
 from simwright.protocols.dft_common import record_recovery, require_success, run_with_recovery
+from simwright.protocols.estimate import Estimate, scf_estimate
 from simwright.results import ArtifactRef
+from simwright.settings import Settings
 from simwright.structure import Structure
 
 
@@ -150,3 +153,21 @@ def write_json(
     path = ctx.workdir / name
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str))
     return ctx.artifact(path, kind, what)
+
+
+def pw_estimate(extra_calls: Callable[[Structure], int]) -> Callable[[Any, Settings], Estimate]:
+    """The preflight estimate of a post-processing protocol: the recommender runs (so an
+    impossible request is refused before a run exists), and the SCF plus
+    ``extra_calls(structure)`` pw.x calls of the recommended structure's size are counted."""
+
+    def estimate(params: Any, settings: Settings) -> Estimate:
+        from simwright.dft.recommender import recommend
+        from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
+        from simwright.engines.espresso.template import render
+
+        dirs = (*default_pseudo_dirs(settings.home), *(Path(d) for d in params.pseudo_dirs))
+        rec = recommend(params, PseudoLibrary(dirs))
+        render(rec.template)
+        return scf_estimate(len(rec.structure), 1 + extra_calls(rec.structure), "scf")
+
+    return estimate

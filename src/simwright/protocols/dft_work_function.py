@@ -25,8 +25,9 @@ from simwright.engines.espresso.template import PwInput
 from simwright.errors import EngineError, ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft_common import recommend_in_step
-from simwright.protocols.dft_post import scf_kept, tool_in_step
+from simwright.protocols.dft_post import pw_estimate, scf_kept, tool_in_step
 from simwright.protocols.dft_words import asks_work_function
+from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
@@ -219,4 +220,7 @@ PROTOCOL = Protocol(
     start=lambda params: WfRecommend(params),
     examples=("work function of Al(111)", "work function of a Cu(111) slab with PBE"),
     parse_request=parse_request,
+    engines=("pw.x", "pp.x"),
+    estimate=pw_estimate(lambda s: 0),
+    prepare=dft_inputs,
 )
