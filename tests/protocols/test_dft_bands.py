@@ -73,7 +73,7 @@ def test_gaas_is_refused_by_name_when_ga_has_no_pseudopotential(
 
 def test_requests_are_claimed_and_choices_kept() -> None:
     raw = dft_bands.parse_request("band gap of GaAs with PBE")
-    assert raw == {"structure": {"kind": "bulk", "name": "GaAs"}, "functional": "pbe"}
+    assert raw == {"formula": "GaAs", "structure": "bulk", "functional": "pbe"}
     assert dft_bands.parse_request("band structure of Si") is not None
     assert dft_bands.parse_request("density of states of Si") is None
     assert dft_bands.parse_request("SCF of Si with PBE") is None

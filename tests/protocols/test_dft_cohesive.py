@@ -60,7 +60,8 @@ def test_si_cohesive_energy_end_to_end(store: Store, settings: Settings) -> None
 
 def test_requests_are_claimed_and_refused_precisely() -> None:
     assert dft_cohesive.parse_request("cohesive energy of Cu with PBE") == {
-        "structure": {"kind": "bulk", "name": "Cu"},
+        "formula": "Cu",
+        "structure": "bulk",
         "functional": "pbe",
     }
     assert dft_cohesive.parse_request("band gap of Si") is None

@@ -54,10 +54,13 @@ def test_si_dos_integrates_to_the_valence_electrons_and_is_projected_on_s_and_p(
 
 def test_requests_are_claimed_precisely() -> None:
     assert dft_dos.parse_request("density of states of bcc Fe") == {
-        "structure": {"kind": "bulk", "name": "Fe", "lattice": "bcc"}
+        "formula": "Fe",
+        "structure": "bulk",
+        "lattice": "bcc",
     }
     assert dft_dos.parse_request("projected DOS of Si with PBE") == {
-        "structure": {"kind": "bulk", "name": "Si"},
+        "formula": "Si",
+        "structure": "bulk",
         "functional": "pbe",
     }
     assert dft_dos.parse_request("band structure of Si") is None

@@ -91,3 +91,13 @@ def test_yaml_specs_name_the_protocols(tmp_path: Path, protocol: str, parameters
     resolved = resolve_request(str(spec), PROTOCOLS)
     assert resolved.protocol.name == protocol
     assert resolved.params.structure.kind == "bulk"  # type: ignore[attr-defined]
+
+
+def test_element_names_are_read_as_symbols() -> None:
+    assert dft_cohesive.parse_request("cohesive energy of copper with PBE") == {
+        "formula": "Cu",
+        "structure": "bulk",
+        "functional": "pbe",
+    }
+    raw = dft_dos.parse_request("projected density of states of bcc iron with PBE")
+    assert raw is not None and (raw["formula"], raw["lattice"]) == ("Fe", "bcc")

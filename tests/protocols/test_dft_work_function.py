@@ -48,7 +48,9 @@ def test_vacuum_middle_is_periodic() -> None:
 
 def test_requests() -> None:
     assert wf.parse_request("work function of Al(111) with LDA") == {
-        "structure": {"kind": "surface", "name": "Al", "facet": "111"},
+        "formula": "Al",
+        "structure": "surface",
+        "facet": "111",
         "functional": "lda",
     }
     assert wf.parse_request("band gap of Si") is None

@@ -60,3 +60,19 @@ def test_lammps_single_points_match_ase_with_the_same_potential(
     per_atom = lammps.energy_ev / len(cells[0])
     assert -0.09 < per_atom.min() < -0.07  # near -8.6 ε per atom for fcc LJ, rc = 2.5 σ
     assert np.argmin(per_atom) == 1
+
+
+@needs_lammps
+def test_a_catalogued_potential_is_an_energy_engine_with_stresses_and_its_file_recorded(
+    store: Store, settings: Settings
+) -> None:
+    from simwright.steps.energies import PotentialEnergies
+
+    cells = strained(build_bulk(BulkSpec("Cu", "fcc", 3.615, cubic=True)), np.array([0.99, 1.01]))
+    energies, calls = evaluate(PotentialEnergies("Cu_mishin1.eam.alloy"), cells, store, settings)
+    assert [c.engine for c in calls] == ["lammps", "lammps"]
+    assert energies.stress_gpa is not None
+    pressure = -np.trace(energies.stress_gpa, axis1=1, axis2=2) / 3
+    assert pressure[0] > 1.0 > -1.0 > pressure[1]  # compressed pushes out, stretched pulls in
+    with pytest.raises(ValidationError, match="no parameters for"):
+        PotentialEnergies("Si.sw").check_elements(["Cu"])

@@ -34,6 +34,7 @@ from simwright.cli.docs import docs_app
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
+from simwright.cli.potentials import potentials as potentials_command
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
@@ -337,6 +338,7 @@ app.add_typer(docs_app, name="docs")
 app.add_typer(memory_app, name="memory")
 app.add_typer(dft_app, name="dft")
 app.command("ask")(ask_command)
+app.command("potentials")(potentials_command)
 app.add_typer(campaign_app, name="campaign")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)

@@ -24,7 +24,6 @@ from typing_extensions import override
 from simwright.analysis.band_gap import BandGap, band_gap
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.dft.recommender import kpoint_mesh
-from simwright.dft.request import DftRequest
 from simwright.engines.espresso.postproc_files import BandEnergies, read_filband
 from simwright.engines.espresso.summary import write_pw_tables
 from simwright.engines.espresso.template import PwInput
@@ -33,6 +32,7 @@ from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_plots import plot_bands
 from simwright.protocols.dft_post import (
+    PropertyRequest,
     band_path,
     n_bands,
     nscf_input,
@@ -58,7 +58,7 @@ EXPERIMENT_GAP_EV: dict[str, tuple[float, str]] = {
 """Experimental gaps at 0 K (Kittel) and their kind."""
 
 
-class DftBandsParams(DftRequest):
+class DftBandsParams(PropertyRequest):
     """Parameters of ``dft_bands``: a bulk DFT request plus the path and mesh densities."""
 
     calculation: Literal["scf"] = "scf"

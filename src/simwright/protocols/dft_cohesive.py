@@ -45,7 +45,7 @@ from simwright.protocols.dft_common import (
     require_success,
     run_with_recovery,
 )
-from simwright.protocols.dft_post import pw_estimate, write_json
+from simwright.protocols.dft_post import PropertyRequest, pw_estimate, write_json
 from simwright.protocols.dft_words import asks_cohesive, property_request
 from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
@@ -71,7 +71,7 @@ SETTINGS_KEYS = ("ecutwfc", "ecutrho", "occupations", "smearing", "degauss", "in
 """&SYSTEM variables that must be equal in the bulk and the atom inputs."""
 
 
-class DftCohesiveParams(DftRequest):
+class DftCohesiveParams(PropertyRequest):
     """Parameters of ``dft_cohesive_energy``: the bulk request, the atom box and one
     smearing for both (Gaussian, 0.01 Ry unless given)."""
 

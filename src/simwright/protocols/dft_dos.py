@@ -19,7 +19,6 @@ from typing_extensions import override
 
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.dft.recommender import kpoint_mesh
-from simwright.dft.request import DftRequest
 from simwright.engines.espresso.postproc_files import (
     pdos_by_element_orbital,
     read_dos,
@@ -32,6 +31,7 @@ from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_plots import plot_dos
 from simwright.protocols.dft_post import (
+    PropertyRequest,
     n_bands,
     nscf_input,
     nscf_kept,
@@ -46,7 +46,7 @@ from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.report import report_result
 
 
-class DftDosParams(DftRequest):
+class DftDosParams(PropertyRequest):
     """Parameters of ``dft_dos``: a bulk DFT request plus the nscf mesh and energy step."""
 
     calculation: Literal["scf"] = "scf"

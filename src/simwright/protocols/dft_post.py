@@ -34,6 +34,27 @@ from simwright.settings import Settings
 from simwright.structure import Structure
 
 
+class PropertyRequest(DftRequest):
+    """A DFT request of a post-processing or energy-difference protocol; ``formula``,
+    ``lattice`` and ``facet`` read its structure the way its request was read (the
+    flat form of the knowledge modules)."""
+
+    @property
+    def formula(self) -> str:
+        """The material (element, formula or prototype name)."""
+        return self.structure.name
+
+    @property
+    def lattice(self) -> str | None:
+        """The lattice named in the request, if any."""
+        return self.structure.lattice
+
+    @property
+    def facet(self) -> str | None:
+        """The surface's Miller index, if any."""
+        return self.structure.facet
+
+
 def scf_kept(
     ctx: RunContext, params: DftRequest, template: PwInput, valence: float, name: str = "scf"
 ) -> PwRun:

@@ -46,16 +46,35 @@ def asks_property(text: str) -> bool:
     return asks_bands(text) or asks_dos(text) or asks_cohesive(text) or asks_work_function(text)
 
 
+def element_symbols(text: str) -> str:
+    """``text`` with element names written as symbols ("bcc iron" -> "bcc Fe")."""
+    from simwright.protocols.text import element_mentions
+
+    out = text
+    for m in reversed(element_mentions(text)):
+        if m.text != m.meaning:
+            out = out[: m.start] + m.meaning + out[m.end :]
+    return out
+
+
+def flat_structure(structure: dict[str, Any]) -> dict[str, Any]:
+    """The flat form of a structure the knowledge modules also use: ``formula``,
+    ``structure`` (bulk, surface...), ``lattice``, ``facet``."""
+    flat = {"formula": structure["name"], "structure": structure["kind"]}
+    flat.update({k: v for k, v in structure.items() if k not in ("name", "kind")})
+    return flat
+
+
 def property_request(text: str, what: str) -> dict[str, Any]:
-    """Raw :class:`~simwright.dft.request.DftRequest` parameters of a property request:
-    the bulk material, the functional and spin words; ``what`` names the property in
+    """Raw :class:`~simwright.dft.request.DftRequest` parameters (flat form) of a property
+    request: the bulk material, the functional and spin words; ``what`` names the property in
     refusals. A surface, molecule or layer, or a hybrid functional, is refused."""
     from simwright.dft.request import parse_functional, parse_structure
 
-    structure = parse_structure(text)
+    structure = parse_structure(element_symbols(text))
     if structure["kind"] != "bulk":
         raise ParseError(f"{what} is computed for bulk crystals here, e.g. '{what} of Si with PBE'")
-    raw: dict[str, Any] = {"structure": structure}
+    raw: dict[str, Any] = flat_structure(structure)
     functional, hybrid = parse_functional(text)
     if hybrid is not None:
         raise ParseError(

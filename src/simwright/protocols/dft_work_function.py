@@ -19,14 +19,14 @@ from pydantic import model_validator
 from typing_extensions import override
 
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
-from simwright.dft.request import DftRequest, parse_functional, parse_structure
+from simwright.dft.request import parse_functional, parse_structure
 from simwright.engines.espresso.summary import write_pw_tables
 from simwright.engines.espresso.template import PwInput
 from simwright.errors import EngineError, ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft_common import recommend_in_step
-from simwright.protocols.dft_post import pw_estimate, scf_kept, tool_in_step
-from simwright.protocols.dft_words import asks_work_function
+from simwright.protocols.dft_post import PropertyRequest, pw_estimate, scf_kept, tool_in_step
+from simwright.protocols.dft_words import asks_work_function, element_symbols, flat_structure
 from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
@@ -37,7 +37,7 @@ PLATEAU_HALF_WIDTH_A = 1.0
 """Half-width of the window in the middle of the vacuum where V is averaged (Å)."""
 
 
-class DftWorkFunctionParams(DftRequest):
+class DftWorkFunctionParams(PropertyRequest):
     """Parameters of ``dft_work_function``: a DFT request on a slab."""
 
     calculation: Literal["scf"] = "scf"
@@ -199,10 +199,10 @@ def parse_request(text: str) -> dict[str, Any] | None:
     """Claim "work function of Al(111)", "work function of a Cu(100) slab with PBE"."""
     if not asks_work_function(text):
         return None
-    structure = parse_structure(text)
+    structure = parse_structure(element_symbols(text))
     if structure["kind"] != "surface":
         raise ParseError("a work function needs a surface, e.g. 'work function of Al(111)'")
-    raw: dict[str, Any] = {"structure": structure}
+    raw: dict[str, Any] = flat_structure(structure)
     functional, hybrid = parse_functional(text)
     if hybrid is not None:
         raise ParseError(f"a work function with {hybrid.upper()} is not supported")

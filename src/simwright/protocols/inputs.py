@@ -28,25 +28,43 @@ _MLIP_MODULES = {"chgnet": "chgnet", "sevennet": "sevenn"}
 
 
 def lattice_constant_inputs(params: Any, settings: Settings) -> BuiltInputs:
-    """The crystal and the ASE calculator of ``lattice_constant``."""
-    from ase.build import bulk
+    """The crystal and the energy engine of ``lattice_constant``."""
+    from simwright.builders import BulkSpec
 
-    lattice, a = params.resolved_lattice(), params.resolved_a()
-    atoms = bulk(params.element, lattice, a=a, cubic=True)
-    spec = params.calculator_spec()
-    module = _MLIP_MODULES.get(spec.name.lower())
+    spec = BulkSpec(params.element, params.resolved_lattice(), params.resolved_a(), cubic=True)
+    return solid_inputs(params, spec, settings)
+
+
+def crystal_inputs(params: Any, settings: Settings) -> BuiltInputs:
+    """The crystal (``params.crystal()``) and the energy engine of a solid-state protocol."""
+    return solid_inputs(params, params.crystal(), settings)
+
+
+def solid_inputs(params: Any, spec: Any, settings: Settings) -> BuiltInputs:
+    """The crystal of ``spec`` and the energy engine of ``params`` (a catalogued LAMMPS
+    potential, or an ASE calculator: its extra must be installed and its name allowed)."""
+    from simwright.builders.crystals import build_bulk
+
+    crystal = build_bulk(spec)
+    cell = crystal.cell
+    structure = (
+        f"structure: {spec.resolved()[0]} {params.element}, {len(crystal.symbols)} "
+        f"atoms, a = {float(cell[0][0]):.3f} Å"
+    )
+    potential = params.potential_entry()
+    if potential is not None:
+        return BuiltInputs(
+            (structure, f"potential: {potential.file} ({potential.pair_style})", _lammps(settings))
+        )
+    calc = params.calculator_spec()
+    module = _MLIP_MODULES.get(calc.name.lower())
     if module is not None and importlib.util.find_spec(module) is None:
         raise ValidationError(
-            f"calculator {spec.name!r} needs the mlip extra, which is not installed: "
+            f"calculator {calc.name!r} needs the mlip extra, which is not installed: "
             "pip install 'simwright[mlip]'; EMT works for Al, Cu, Ag, Au, Ni, Pd, Pt"
         )
-    spec.load(settings.plugins)
-    return BuiltInputs(
-        (
-            f"structure: {lattice} {params.element}, {len(atoms)} atoms, a = {a:.3f} Å",
-            f"calculator: {spec.describe()}",
-        )
-    )
+    calc.load(settings.plugins)
+    return BuiltInputs((structure, f"calculator: {calc.describe()}"))
 
 
 def _lammps(settings: Settings) -> str:

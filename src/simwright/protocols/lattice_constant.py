@@ -1,9 +1,13 @@
 """Protocol ``lattice_constant``: the equilibrium lattice constant of a cubic crystal.
 
 Build the conventional cell, scan energies over isotropic strains, fit an equation
-of state (ASE's Birch–Murnaghan by default), and report a0, B0 and E0 with a plot.
-The procedure is the shared EOS sub-graph of :mod:`simwright.steps.eos` run with an
-ASE calculator; this module only parses the request and writes the plan.
+of state (ASE's Birch–Murnaghan by default), and report a0, B0, B0' and E0 with a
+plot of the fitted curve and its residuals. The procedure is the shared EOS
+sub-graph of :mod:`simwright.steps.eos` run with any energy engine: an ASE calculator
+(EMT, LJ, the universal MLIPs SevenNet-0 and CHGNet) or a LAMMPS potential of the
+catalogue ("with the Mishin EAM potential", "with Tersoff"), compared with the
+potential's own published values where they are recorded, and with experiment.
+This module only parses the request and writes the plan.
 """
 
 from __future__ import annotations
@@ -12,18 +16,17 @@ import re
 from typing import Any, Literal
 
 from ase.data import atomic_numbers, reference_states
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from simwright.builders import BulkSpec
-from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph
 from simwright.protocols import sizing
 from simwright.protocols.inputs import lattice_constant_inputs
 from simwright.protocols.registry import Protocol
+from simwright.protocols.solid_engine import SolidEngineParams, engine_request
 from simwright.protocols.text import find_elements, has_word
 from simwright.results import Reference
-from simwright.steps.energies import AseEnergies
 from simwright.steps.eos import EOS_STEPS, BuildCrystal, EosPlan, EosText, StrainScan
 from simwright.structure import is_element
 
@@ -43,19 +46,13 @@ Physics, 8th ed. (Wiley, 2005), Table 1.3."""
 KITTEL = "C. Kittel, Introduction to Solid State Physics, 8th ed. (Wiley, 2005), Table 1.3"
 
 
-class LatticeConstantParams(BaseModel):
-    """Typed parameters of the ``lattice_constant`` protocol."""
+class LatticeConstantParams(SolidEngineParams):
+    """Typed parameters of the ``lattice_constant`` protocol (engine fields from
+    :class:`~simwright.protocols.solid_engine.SolidEngineParams`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    element: str = Field(description="chemical symbol, e.g. Cu")
     lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    calculator: str = Field(
-        "emt",
-        description="a registered ASE calculator (emt, lj, sevennet, chgnet, plugins) or a "
-        "'module:Class' the installation allows in config.toml",
-    )
-    calculator_kwargs: dict[str, Any] = Field(default_factory=dict)
     a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strain_percent: float = Field(5.0, gt=0, le=20, description="± isotropic strain range (%)")
     n_points: int = Field(9, ge=5, le=101, description="number of volumes in the scan")
@@ -67,14 +64,6 @@ class LatticeConstantParams(BaseModel):
         if not is_element(value):
             raise ValueError(f"unknown element {value!r}")
         return value
-
-    @model_validator(mode="after")
-    def _calculator_knows_element(self) -> LatticeConstantParams:
-        try:
-            self.calculator_spec().check_elements([self.element])
-        except ValidationError as exc:
-            raise ValueError(str(exc)) from exc
-        return self
 
     def resolved_lattice(self) -> Lattice:
         """The lattice to build: the given one or the element's reference structure."""
@@ -99,17 +88,6 @@ class LatticeConstantParams(BaseModel):
             )
         return float(ref["a"])  # type: ignore[arg-type]
 
-    def calculator_spec(self) -> CalculatorSpec:
-        """The ASE calculator to use; Lennard-Jones argon without kwargs takes Rahman's
-        σ and ε (ASE's own defaults, σ = 1 Å and ε = 1 eV, describe no element)."""
-        if self.calculator == "lj" and not self.calculator_kwargs and self.element == "Ar":
-            from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
-            from simwright.units import KB_EV_K
-
-            kwargs = {"sigma": SIGMA_A, "epsilon": EPSILON_OVER_KB_K * KB_EV_K, "rc": 3 * SIGMA_A}
-            return CalculatorSpec("lj", kwargs)
-        return CalculatorSpec(self.calculator, self.calculator_kwargs)
-
 
 def crystal_spec(p: LatticeConstantParams) -> BulkSpec:
     """The conventional cubic cell of the element."""
@@ -119,28 +97,31 @@ def crystal_spec(p: LatticeConstantParams) -> BulkSpec:
 def eos_plan(p: LatticeConstantParams) -> EosPlan:
     """The shared EOS sub-graph's plan: strains, EOS form and report text."""
     lattice = p.resolved_lattice()
-    refs: tuple[Reference, ...] = ()
-    if p.element in EXPERIMENT_A:
-        refs = (Reference("lattice_constant", EXPERIMENT_A[p.element], "Å", KITTEL),)
+    refs = p.references(("lattice_constant", "bulk_modulus"))
+    if p.element in EXPERIMENT_A and not any(r.citation.startswith("experiment") for r in refs):
+        refs += (Reference("lattice_constant", EXPERIMENT_A[p.element], "Å", KITTEL),)
+    engine = p.engine()
+    attrs = {"calculator": p.calculator} if p.potential is None else {"potential": p.engine_name()}
     text = EosText(
         title=f"Lattice constant of {p.element}",
-        subject=f"{p.element} ({lattice}, {p.calculator})",
+        subject=f"{p.element} ({lattice}, {p.engine_name()})",
         plot_subject=f"{p.element} {lattice}",
         method=(
             f"Energies of the conventional {lattice} cell at {p.n_points} "
             f"isotropic strains within ±{p.strain_percent} % computed with "
-            f"{p.calculator_spec().describe()}; {p.eos} equation of state fitted with ASE."
+            f"{engine.describe()}; {p.eos} equation of state fitted with ASE "
+            f"(B0 and its pressure derivative B0' at V0). {p.validation_note()}"
         ),
         fit_description=f"{p.eos} equation-of-state fit of {p.element} ({lattice})",
         references=refs,
-        attrs={"calculator": p.calculator},
+        attrs=attrs,
     )
     return EosPlan(StrainScan(p.strain_percent, p.n_points), p.eos, text, cubic_cell_ratio=1.0)
 
 
 def start(p: LatticeConstantParams) -> BuildCrystal:
-    """The first step of the shared EOS sub-graph, with the ASE calculator as engine."""
-    return BuildCrystal(crystal_spec(p), AseEnergies(p.calculator_spec()), eos_plan(p))
+    """The first step of the shared EOS sub-graph, with the chosen engine."""
+    return BuildCrystal(crystal_spec(p), p.engine(), eos_plan(p))
 
 
 GRAPH = Graph.build("lattice_constant", EOS_STEPS)
@@ -171,8 +152,7 @@ def parse_request(text: str) -> dict[str, Any] | None:
         raise ParseError(f"the request names several lattices ({', '.join(lat)})")
     if lat:
         raw["lattice"] = lat[0]
-    if has_word(text, "lj", "lennard-jones"):
-        raw["calculator"] = "lj"
+    raw.update(engine_request(text))
     m = re.search(r"(\d+)\s+(?:points|volumes)", low)
     if m:
         raw["n_points"] = int(m.group(1))
@@ -181,12 +161,18 @@ def parse_request(text: str) -> dict[str, Any] | None:
 
 PROTOCOL = Protocol(
     name="lattice_constant",
-    title="Lattice constant of a cubic crystal from an equation-of-state fit (ASE)",
+    title="Lattice constant and bulk modulus of a cubic crystal from an equation-of-state fit",
     summary=__doc__ or "",
     graph=GRAPH,
     parameters=LatticeConstantParams,
     start=start,
-    examples=("lattice constant of fcc Cu with EMT", "equation of state of Al with EMT"),
+    examples=(
+        "lattice constant of fcc Cu with EMT",
+        "equation of state of Al with EMT",
+        "lattice constant of Cu with the Mishin EAM potential",
+        "equation of state of Si with Tersoff",
+        "lattice constant of Si with CHGNet",
+    ),
     parse_request=parse_request,
     check=sizing.check_lattice_constant,
     estimate=sizing.lattice_constant_estimate,

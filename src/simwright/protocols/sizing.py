@@ -33,8 +33,44 @@ def check_lattice_constant(params: Any, settings: Settings) -> None:
     check_calculator(params.calculator, settings.plugins)
 
 
+LAMMPS_POINT_CORE_S = 0.5
+"""Core-seconds of one LAMMPS point of a small cell with a catalogued potential
+(start-up dominated; a fixed-cell ion relaxation adds little at this size)."""
+
+
+def _per_evaluation(params: Any) -> tuple[float, str, bool]:
+    """Core-seconds per evaluation, the engine's name, and whether each is its own call."""
+    potential = getattr(params, "potential", None)
+    if potential:
+        return LAMMPS_POINT_CORE_S, f"LAMMPS, {potential}", True
+    return ASE_EVAL_CORE_S.get(params.calculator.lower(), 2.0), params.calculator, False
+
+
+def solid_estimate(params: Any, evaluations: int, what: str) -> Estimate:
+    """``evaluations`` energy (or stress) evaluations of a conventional cubic cell."""
+    per_eval, engine, per_call = _per_evaluation(params)
+    core_s = evaluations * per_eval
+    if hasattr(params, "resolved_lattice"):
+        lattice = params.resolved_lattice()
+    else:
+        lattice = params.lattice or params.crystal().resolved()[0]
+    return Estimate(
+        atoms=ATOMS_PER_CELL.get(lattice, 8),
+        engine_calls=evaluations if per_call else 1,
+        output_bytes=200_000 + (20_000 * evaluations if per_call else 0),
+        core_hours=core_s / 3600.0,
+        longest_call_core_s=per_eval if per_call else core_s,
+        basis=(
+            f"{evaluations} evaluations ({what}) × {per_eval:g} core-s ({engine})",
+            "output: structures, small HDF5 tables, plots and the report",
+        ),
+    )
+
+
 def lattice_constant_estimate(params: Any, settings: Settings) -> Estimate:
-    """One ASE call evaluating ``n_points`` conventional cells."""
+    """``n_points`` evaluations of the conventional cell."""
+    if getattr(params, "potential", None):
+        return solid_estimate(params, params.n_points, "EOS scan")
     atoms = ATOMS_PER_CELL[params.resolved_lattice()]
     per_eval = ASE_EVAL_CORE_S.get(params.calculator.lower(), 2.0)
     core_s = params.n_points * per_eval
@@ -49,6 +85,17 @@ def lattice_constant_estimate(params: Any, settings: Settings) -> Estimate:
             "output: structure, two small HDF5 tables, a plot and the report (~200 kB)",
         ),
     )
+
+
+def cohesive_energy_estimate(params: Any, settings: Settings) -> Estimate:
+    """The EOS scan plus the isolated atom."""
+    return solid_estimate(params, params.n_points + 1, "EOS scan and the isolated atom")
+
+
+def elastic_constants_estimate(params: Any, settings: Settings) -> Estimate:
+    """The EOS scan plus six strain patterns at each ± strain."""
+    strained = 12 * len(params.strains_percent)
+    return solid_estimate(params, params.eos_points + strained, "EOS scan and strained cells")
 
 
 def diffusivity_estimate(params: Any, settings: Settings) -> Estimate:

@@ -5,13 +5,16 @@ engine (recording every engine call in the step) and returns :class:`Energies`.
 Implementations are frozen dataclasses, so a step holding one is stored and
 resumed like any other: :class:`AseEnergies` (an ASE calculator: EMT, LJ, MLIPs),
 :class:`LammpsEnergies` (a force field of :mod:`simwright.forcefields`, one LAMMPS
-``run 0`` per structure) and, above this layer because it needs the DFT knowledge
-graph, :class:`simwright.protocols.dft_energies.PwEnergies` (pw.x inside the
-error-recovery machine).
+``run 0`` per structure), :class:`PotentialEnergies` (a catalogued interatomic
+potential file of LAMMPS: energies, stresses, ions optionally relaxed) and, above this
+layer because it needs the DFT knowledge graph,
+:class:`simwright.protocols.dft_energies.PwEnergies` (pw.x inside the error-recovery
+machine).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,11 +22,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simwright.contract import Column
-from simwright.engines.ase.calculators import CalculatorSpec, energies
+from simwright.engines.ase.calculators import CalculatorSpec, energies, stress_points
+from simwright.engines.lammps.launcher import lammps_potentials_dir
+from simwright.engines.lammps.potential_point import potential_point
 from simwright.engines.lammps.single_point import single_point
 from simwright.errors import ValidationError
 from simwright.forcefields import get_forcefield
 from simwright.graph import RunContext
+from simwright.potentials.catalogue import Potential, read_potential
 from simwright.steps.md import launcher
 from simwright.structure import Structure
 
@@ -31,10 +37,15 @@ from simwright.structure import Structure
 @dataclass(frozen=True)
 class Energies:
     """Potential energies (eV) of the evaluated structures, in order, and any per-structure
-    columns the engine adds to the table (pw.x: runs needed, repaired)."""
+    columns the engine adds to the table (pw.x: runs needed, repaired).
+
+    Engines that give them add the Cauchy stress of each structure (GPa, n×3×3, tensile
+    positive) and the structures as evaluated (after any ionic relaxation)."""
 
     energy_ev: np.ndarray
     columns: tuple[Column, ...] = field(default_factory=tuple)
+    stress_gpa: np.ndarray | None = None
+    structures: tuple[Structure, ...] = ()
 
 
 class EnergyEngine(ABC):
@@ -54,6 +65,15 @@ class EnergyEngine(ABC):
     @abstractmethod
     def evaluate(self, ctx: RunContext, structures: Sequence[Structure]) -> Energies:
         """Run the engine on ``structures`` inside step ``ctx``, recording each call."""
+
+    def points(
+        self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
+    ) -> Energies:
+        """Energies with the stress of each structure (``stress_gpa``), ions relaxed at
+        fixed cell when asked; engines that give no stress refuse (the default)."""
+        raise ValidationError(
+            f"{self.label()} gives no stresses in simwright yet; use a LAMMPS potential"
+        )
 
 
 def _progress(ctx: RunContext, done: int, total: int) -> None:
@@ -88,6 +108,20 @@ class AseEnergies(EnergyEngine):
         )
         ctx.engine_call(call)
         return Energies(values)
+
+    def points(
+        self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
+    ) -> Energies:
+        """Energies and stresses in one ASE call (ions relaxed at fixed cell when asked)."""
+        out, call = stress_points(
+            structures,
+            self.calculator,
+            relax_ions=relax_ions,
+            allow=ctx.settings.plugins,
+            progress=lambda i, n: _progress(ctx, i, n),
+        )
+        ctx.engine_call(call)
+        return Energies(out.energy_ev, stress_gpa=out.stress_gpa, structures=out.structures)
 
 
 @dataclass(frozen=True)
@@ -135,3 +169,74 @@ class LammpsEnergies(EnergyEngine):
             out[i] = point.energy_ev
             _progress(ctx, i + 1, len(structures))
         return Energies(out)
+
+
+@dataclass(frozen=True)
+class PotentialEnergies(EnergyEngine):
+    """Energies, forces and stresses from LAMMPS with a catalogued potential file
+    (:mod:`simwright.potentials`): one ``run 0`` per structure in ``point-NN``, the
+    potential file copied beside it and recorded (with its hash) once per step.
+
+    ``relax_ions`` minimizes the ions at fixed cell before each point.
+    """
+
+    potential: str = "Cu_mishin1.eam.alloy"
+    relax_ions: bool = False
+
+    def entry(self) -> Potential:
+        """The catalogue entry of the file (read from the LAMMPS potentials directory)."""
+        folder = lammps_potentials_dir()
+        if folder is None or not (folder / self.potential).is_file():
+            raise ValidationError(f"potential file {self.potential!r} is not installed")
+        entry = read_potential(folder / self.potential)
+        if entry is None or not entry.runnable:
+            raise ValidationError(f"simwright cannot run potential file {self.potential!r} yet")
+        return entry
+
+    def label(self) -> str:
+        """E.g. ``Cu_mishin1.eam.alloy (LAMMPS)``."""
+        return f"{self.potential} (LAMMPS)"
+
+    def describe(self) -> str:
+        """The potential, its style and citation."""
+        entry = self.entry()
+        relax = ", ions relaxed at fixed cell" if self.relax_ions else ""
+        return (
+            f"LAMMPS single points with the {entry.family} potential {entry.file} "
+            f"(pair_style {entry.pair_style}; {entry.citation}){relax}"
+        )
+
+    def check_elements(self, symbols: Sequence[str]) -> None:
+        """Refuse elements the potential has no parameters for."""
+        missing = sorted(set(symbols) - set(self.entry().elements))
+        if missing:
+            raise ValidationError(f"potential {self.potential} has no parameters for {missing}")
+
+    def evaluate(self, ctx: RunContext, structures: Sequence[Structure]) -> Energies:
+        """Energies (and the stress of each point, in ``stress_gpa``)."""
+        return self.points(ctx, structures, relax_ions=self.relax_ions)
+
+    def points(
+        self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
+    ) -> Energies:
+        """Run LAMMPS once per structure; energies, stresses and relaxed structures."""
+        if not structures:
+            raise ValidationError("no structures to evaluate")
+        entry = self.entry()
+        folder = lammps_potentials_dir()
+        assert folder is not None  # checked by entry()
+        run = dataclasses.replace(launcher(ctx.settings), mpi_ranks=1, omp_threads=1)
+        energy, stress, relaxed = np.empty(len(structures)), [], []
+        for i, structure in enumerate(structures):
+            point_dir = ctx.workdir / f"point-{i + 1:02d}"
+            point = potential_point(
+                run, structure, entry, folder / entry.file, point_dir, relax_ions=relax_ions
+            )
+            if i == 0:
+                ctx.artifact(point_dir / entry.file, "potential", entry.describe())
+            ctx.engine_call(point.call)
+            energy[i] = point.energy_ev
+            stress.append(point.stress_gpa)
+            relaxed.append(point.structure)
+            _progress(ctx, i + 1, len(structures))
+        return Energies(energy, stress_gpa=np.array(stress), structures=tuple(relaxed))

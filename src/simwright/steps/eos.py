@@ -193,11 +193,15 @@ class FitEOS(Step):
 
 
 def eos_values(results: Table, source: str) -> dict[str, Quantity]:
-    """a0 (when finite), B0, E0 and V0 of a results table, in that order."""
+    """a0 (when finite), B0, B0' (tables written since 0.4), E0 and V0, in that order."""
     values: dict[str, Quantity] = {}
     if np.isfinite(results["a0"][0]):
         values["lattice_constant"] = Quantity(float(results["a0"][0]), "Å", source=source)
     values["bulk_modulus"] = Quantity(float(results["b0"][0]), "GPa", source=source)
+    if "b0_prime" in results.names:
+        values["bulk_modulus_derivative"] = Quantity(
+            float(results["b0_prime"][0]), "1", source=source
+        )
     values["energy_per_atom"] = Quantity(float(results["e0"][0]), "eV", source=source)
     values["volume_per_atom"] = Quantity(float(results["v0"][0]), "Å^3", source=source)
     return values
@@ -219,6 +223,8 @@ class Report(Step):
         a0 = values.get("lattice_constant")
         a_text = f"a0 = {a0.value:.4f} Å, " if a0 is not None else ""
         summary = f"{text.subject}: {a_text}B0 = {values['bulk_modulus'].value:.1f} GPa"
+        if "bulk_modulus_derivative" in values:
+            summary += f", B0' = {values['bulk_modulus_derivative'].value:.2f}"
         return Done(
             report_result(
                 ctx,

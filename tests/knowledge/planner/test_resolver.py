@@ -29,7 +29,7 @@ def _refusal(text: str) -> str:
 @pytest.mark.parametrize(
     ("text", "phrase", "instead"),
     [
-        ("Cu lattice parameter from the Mishin EAM potential", "EAM", "calculator: emt"),
+        ("lattice constant of Cu with the Foo potential", "Foo", "simwright potentials"),
         ("bulk Si single point with the HSE06 hybrid functional", "HSE06", "pbe, lda, pbesol"),
         ("SCF of NiO with PBE+U", "PBE+U", "hubbard_u_ev"),
         ("relax Cu bulk with PBE plus Grimme D3 dispersion", "Grimme D3", "vdw"),
@@ -59,7 +59,7 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
     ("text", "words", "instead"),
     [
         ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
-        ("surface energy of Cu(111) with PBE", "surface energy", "dft_bands"),
+        ("surface energy of Cu(111) with PBE", "surface energy", "dft_scf"),
         ("shear viscosity of water by Green–Kubo", "shear viscosity", "diffusivity"),
         ("adsorption energy of CO on Pt(111) with PBE", "adsorption energy", "slab"),
     ],
@@ -259,3 +259,16 @@ def test_a_smearing_width_is_not_taken_for_a_cutoff() -> None:
     r = _resolve("relax MgO with PBE and Marzari-Vanderbilt smearing 0.01 Ry")
     assert r.plan is not None
     assert r.plan.given()["degauss_ry"] == 0.01 and "ecutwfc_ry" not in r.plan.given()
+
+
+def test_a_named_potential_of_the_catalogue_is_honoured() -> None:
+    r = resolve("Cu lattice parameter from the Mishin EAM potential", PROTOCOLS)
+    assert r.protocol.name == "lattice_constant"
+    assert r.params.potential == "Mishin EAM"  # type: ignore[attr-defined]
+
+
+def test_a_property_goes_to_the_protocol_that_computes_it_never_to_another() -> None:
+    r = resolve("elastic constants of Cu with the Mishin EAM potential", PROTOCOLS)
+    assert r.protocol.name == "elastic_constants"
+    r = resolve("cohesive energy of copper with PBE", PROTOCOLS)  # not a dft_scf
+    assert r.protocol.name == "dft_cohesive_energy"

@@ -169,6 +169,54 @@ def energies(
 
 
 @dataclass(frozen=True)
+class StressPoints:
+    """Energies (eV), Cauchy stresses (GPa, n×3×3, tensile positive) and the structures as
+    evaluated (ions relaxed at fixed cell when asked)."""
+
+    energy_ev: np.ndarray
+    stress_gpa: np.ndarray
+    structures: tuple[Structure, ...]
+
+
+def stress_points(
+    structures: Sequence[Structure],
+    spec: CalculatorSpec,
+    *,
+    relax_ions: bool,
+    fmax_ev_a: float = 1e-4,
+    allow: Collection[str] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[StressPoints, EngineCall]:
+    """Energy and stress of each structure with one calculator instance; with
+    ``relax_ions`` the ions first relax at fixed cell (BFGS to ``fmax_ev_a``)."""
+    from ase.optimize import BFGS
+
+    from simwright.units import EV_A3_GPA
+
+    if not structures:
+        raise ValidationError("no structures to evaluate")
+    spec.check_elements(structures[0].symbols)
+    start = time.perf_counter()
+    calc = spec.build(allow)
+    energy, stress, final = np.empty(len(structures)), [], []
+    try:
+        for i, s in enumerate(structures):
+            atoms = s.to_ase()
+            atoms.calc = calc
+            if relax_ions:
+                BFGS(atoms, logfile=None).run(fmax=fmax_ev_a, steps=1000)
+            energy[i] = atoms.get_potential_energy()
+            stress.append(np.asarray(atoms.get_stress(voigt=False)) * EV_A3_GPA)
+            final.append(s.with_positions(atoms.get_positions()))
+            if progress:
+                progress(i + 1, len(structures))
+    except Exception as exc:
+        raise _failed(spec, "stress scan", start, exc) from exc
+    call = _call(spec, f"stresses of {len(structures)} structures", start)
+    return StressPoints(energy, np.array(stress), tuple(final)), call
+
+
+@dataclass(frozen=True)
 class MDTrajectory:
     """The outcome of an ASE MD run: final structure, energies per frame and the file."""
 

@@ -1,7 +1,6 @@
 """Properties a request may ask for that no protocol computes (yet), each with what
-simwright can do instead: "phonons", "viscosity", "adsorption energy"... (band
-structures, densities of states, cohesive energies and work functions have their DFT
-protocols). The resolver refuses them by name before choosing a module, so that a
+simwright can do instead: "band structure", "phonons", "viscosity", "adsorption
+energy"... The resolver refuses them by name before choosing a module, so that a
 request for one never becomes a plain SCF or an unrelated module.
 """
 
@@ -18,15 +17,35 @@ class Property:
     name: str
     pattern: str
     instead: str
+    protocols: tuple[str, ...] = ()
+    """Protocols that compute the property once they are installed: a request for it
+    goes to their own parsers, never to a module that computes something else."""
 
 
 _DFT_INSTEAD = (
     "simwright's DFT protocols are dft_scf (total energy), dft_relax and dft_eos "
-    "(lattice constant, bulk modulus), dft_bands (band structure, band gap), dft_dos "
-    "(density of states), dft_cohesive_energy and dft_work_function"
+    "(lattice constant, bulk modulus)"
 )
 PROPERTIES: tuple[Property, ...] = (
+    Property(
+        "band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD, ("dft_bands",)
+    ),
+    Property("band gap", r"band[- ]?gaps?", _DFT_INSTEAD, ("dft_bands",)),
+    Property(
+        "density of states",
+        r"(?:projected |partial )?density of states|p?dos",
+        _DFT_INSTEAD,
+        ("dft_dos",),
+    ),
     Property("phonons", r"phonons?(?: dispersion| spectrum)?", _DFT_INSTEAD),
+    Property(
+        "cohesive energy",
+        r"cohesive energy",
+        "dft_scf gives the total energy of the crystal; the isolated atom's energy is "
+        "a second dft_scf (molecule kind)",
+        ("cohesive_energy", "dft_cohesive_energy"),
+    ),
+    Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
     Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
     Property("surface energy", r"surface energy", _DFT_INSTEAD),
     Property(
@@ -40,6 +59,7 @@ PROPERTIES: tuple[Property, ...] = (
         "elastic constants",
         r"elastic constants?|elastic tensor|c11|shear modulus|young'?s modulus",
         "lattice_constant and dft_eos give the bulk modulus",
+        ("elastic_constants",),
     ),
     Property(
         "melting point",
@@ -51,11 +71,13 @@ PROPERTIES: tuple[Property, ...] = (
         r"(?:shear |bulk )?viscosity",
         "diffusivity (self-diffusion of SPC/E water or LJ argon) and thermal_conductivity "
         "(Green–Kubo, LJ argon)",
+        ("viscosity",),
     ),
     Property(
         "radial distribution function",
         r"radial distribution(?: function)?|rdf|pair correlation|structure factor",
         "diffusivity runs the liquid (its trajectory is kept for analysis)",
+        ("liquid_structure",),
     ),
     Property(
         "vapour pressure",
@@ -71,11 +93,13 @@ PROPERTIES: tuple[Property, ...] = (
         "ionic conductivity",
         r"ionic conductivity|electrical conductivity",
         "diffusivity of SPC/E water or LJ argon",
+        ("ionic_conductivity",),
     ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
     Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),
 )
-"""Properties a request may ask for that no protocol computes (yet)."""
+"""Properties a request may ask for that no protocol of the core computes, or only a
+protocol named in the entry (when it is installed)."""
 
 _PROPERTY_RX = [
     (p, re.compile(rf"(?<![\w-])(?:{p.pattern})(?![\w-])", re.IGNORECASE)) for p in PROPERTIES

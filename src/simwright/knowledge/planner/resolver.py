@@ -174,7 +174,14 @@ def _resolve(
 
     modules = load_modules() if modules is None else modules
     text, read_as = _conditions(normalize(request))
-    _refuse_properties(text)
+    computing = _property_protocols(text, protocols)
+    if computing:
+        # a protocol of its own computes the asked property: its parser decides (and
+        # refuses by name what it cannot honour); no module stands in for it
+        proto, raw = _claim_property(text, computing, modules)
+        _check_claimed(text, proto, raw)
+        params = proto.validate(raw)
+        return Resolution(text, proto, params, source="protocol parser", given=frozenset(raw))
     fallback = next((m for m in modules if m.id == default_module), None)
     try:
         module = choose_module(text, modules)[0].module
@@ -195,6 +202,7 @@ def _resolve(
     proto = protocols[result.protocol]
     uses = (*read_as, *_ledger(stated, result, proto.name))
     _no_unread_numbers(text, result, stated)
+    _no_unread_potential(text, result)
     params = proto.validate(result.given())
     warnings = check(proto.name, params, result.parameters)
     return Resolution(text, proto, params, result, uses, warnings, given=frozenset(result.given()))
@@ -221,14 +229,38 @@ def _conditions(text: str) -> tuple[str, tuple[PhraseUse, ...]]:
     return text, tuple(reversed(uses))
 
 
-def _refuse_properties(text: str) -> None:
-    found = find_properties(text)
-    if found:
-        prop, words = found[0]
+def _claim_property(
+    text: str, computing: Mapping[str, Protocol], modules: Sequence[KnowledgeModule]
+) -> tuple[Protocol, dict[str, Any]]:
+    """The protocol computing the asked property claims ``text``; when none can read it,
+    the refusal names the property, the protocols and what else simwright can do."""
+    from simwright.protocols.requests import claim
+
+    try:
+        return _claim_or_name(text, computing, claim, modules)
+    except ParseError as exc:
+        prop, words = find_properties(text)[0]
+        reason = str(exc).split("\n")[0]
         raise ParseError(
-            f"{words!r}: {prop.name} is not a simwright protocol yet. What is: {prop.instead}. "
-            "`simwright knowledge list` shows what simwright knows."
-        )
+            f"{words!r}: {prop.name} is computed by {', '.join(computing)}, which cannot "
+            f"read this request ({reason}). Otherwise: {prop.instead}."
+        ) from exc
+
+
+def _property_protocols(text: str, protocols: Mapping[str, Protocol]) -> dict[str, Protocol]:
+    """The installed protocols that compute the property ``text`` asks for; {} when it
+    asks for none. A property no installed protocol computes is refused by name."""
+    found = find_properties(text)
+    if not found:
+        return {}
+    prop, words = found[0]
+    computing = {n: protocols[n] for n in prop.protocols if n in protocols}
+    if computing:
+        return computing
+    raise ParseError(
+        f"{words!r}: {prop.name} is not a simwright protocol yet. What is: {prop.instead}. "
+        "`simwright knowledge list` shows what simwright knows."
+    )
 
 
 def _consumed(s: Stated, module: KnowledgeModule, text: str) -> bool:
@@ -272,6 +304,32 @@ def _ledger(stated: list[Stated], result: Plan, protocol: str) -> tuple[PhraseUs
 _STANDALONE_NUMBER = re.compile(r"(?<![\w.(/+-])[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.)/])")
 
 
+_NAMED_POTENTIAL = re.compile(
+    r"\b(?:with|using|by)\s+(?:the\s+|a\s+|an\s+)?(?P<name>[^,;.()]+?)\s+"
+    r"(?:interatomic\s+|pair\s+)?potential\b",
+    re.IGNORECASE,
+)
+
+
+def _no_unread_potential(text: str, result: Plan) -> None:
+    """ "with the X potential" names a potential: some parameter the plan took as *given*
+    must come from those words, else the request is refused naming them (never EMT or
+    another default in its place)."""
+    for m in _NAMED_POTENTIAL.finditer(text):
+        name = m.group("name").strip()
+        words = name.lower()
+        if any(
+            p.source == "given" and p.text and p.text.lower() in words
+            for p in result.parameters.values()
+        ):
+            continue
+        raise ParseError(
+            f"'{name} potential' cannot be honoured: no potential called {name!r} is known "
+            f"to {result.protocol}. `simwright potentials ELEMENT` lists the interatomic "
+            "potentials of the catalogue; a spec file may name a file (`potential: FILE`)"
+        )
+
+
 def _no_unread_numbers(text: str, result: Plan, stated: list[Stated]) -> None:
     """A number the plan did not read ("conv_thr 1e-8", "32 atoms") is refused by name:
     a value the request states is never dropped silently."""
@@ -294,6 +352,18 @@ def _no_unread_numbers(text: str, result: Plan, stated: list[Stated]) -> None:
         )
 
 
+def _claimants(text: str, protocols: Mapping[str, Protocol]) -> tuple[list[str], list[str]]:
+    """The protocols whose own parser claims ``text``: cleanly, and with a complaint."""
+    clean, troubled = [], []
+    for proto in protocols.values():
+        try:
+            if proto.parse_request(text) is not None:
+                clean.append(proto.name)
+        except SimwrightError:
+            troubled.append(proto.name)
+    return clean, troubled
+
+
 def _module_of_claimant(
     text: str, protocols: Mapping[str, Protocol], modules: Sequence[KnowledgeModule]
 ) -> KnowledgeModule | None:
@@ -302,13 +372,7 @@ def _module_of_claimant(
     checks. None when no such protocol has a module, or several claim it."""
     from simwright.knowledge.planner.lexical import BM25, tokens
 
-    clean, troubled = [], []
-    for proto in protocols.values():
-        try:
-            if proto.parse_request(text) is not None:
-                clean.append(proto.name)
-        except SimwrightError:
-            troubled.append(proto.name)
+    clean, troubled = _claimants(text, protocols)
     claimants = clean or troubled
     found = [m for m in modules if m.protocol in claimants]
     if len(found) != len(claimants) or not found:

@@ -1,0 +1,149 @@
+"""Solid-state protocols against the potentials' own published values and experiment.
+
+For Cu (Mishin et al. EAM, PRB 63, 224106 (2001)), Al (Zhou et al. EAM, Acta Mater. 49,
+4005 (2001), and ``Al_mm.eam.fs``, whose file names no paper; the Mishin Al potential
+is not shipped with LAMMPS) and Si (Tersoff,
+PRB 37, 6991 (1988); Stillinger–Weber, PRB 31, 5262 (1985)), runs ``lattice_constant``,
+``cohesive_energy`` and ``elastic_constants`` through the real Runner, Store and
+LAMMPS, and prints each computed value with the paper's value (where recorded), the
+experimental value (Kittel; Simmons & Wang) and the deviations, plus the wall time
+of each protocol. ``--mlip`` adds the lattice constant and cohesive energy with a
+universal MLIP (CHGNet or SevenNet-0) against experiment.
+
+    python benchmarks/solids.py [--markdown] [--mlip chgnet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from simwright.graph import Runner
+from simwright.potentials import EXPERIMENT, published_for
+from simwright.protocols import cohesive_energy, elastic_constants, lattice_constant
+from simwright.protocols.registry import Protocol
+from simwright.settings import Settings
+from simwright.store import Store
+
+CASES: tuple[tuple[str, str], ...] = (
+    ("Cu", "Cu_mishin1.eam.alloy"),
+    ("Al", "Al_zhou.eam.alloy"),
+    ("Al", "Al_mm.eam.fs"),
+    ("Si", "Si.tersoff"),
+    ("Si", "Si.sw"),
+)
+RUNS: tuple[tuple[Protocol, dict[str, Any], dict[str, str]], ...] = (
+    (
+        lattice_constant.PROTOCOL,
+        {"strain_percent": 2.0, "n_points": 9},
+        {"lattice_constant": "lattice_constant", "bulk_modulus_eos": "bulk_modulus"},
+    ),
+    (cohesive_energy.PROTOCOL, {}, {"cohesive_energy": "cohesive_energy"}),
+    (
+        elastic_constants.PROTOCOL,
+        {},
+        {"c11": "c11", "c12": "c12", "c44": "c44", "bulk_modulus": "bulk_modulus"},
+    ),
+)
+
+
+def run_protocol(proto: Protocol, raw: dict[str, Any], home: Path) -> tuple[dict[str, Any], float]:
+    """Run one protocol; its result values and wall time (s)."""
+    store = Store.at(home / "simwright.db")
+    try:
+        start = time.perf_counter()
+        params = proto.validate(raw)
+        out = Runner(store, Settings(home=home)).start(
+            proto.graph, proto.first_step(params), protocol=proto.name
+        )
+        wall = time.perf_counter() - start
+    finally:
+        store.close()
+    if out.status != "completed":
+        raise SystemExit(f"{proto.name} {raw} failed: {out.error}")
+    return {k: q.value for k, q in out.result.values.items()}, wall
+
+
+def deviation(value: float, reference: float | None) -> float | None:
+    """Relative deviation (%) from ``reference``."""
+    return None if reference is None else 100.0 * (value - reference) / reference
+
+
+def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
+    """All protocols for one element and engine."""
+    label = engine.get("potential") or engine.get("calculator", "")
+    paper = published_for(label, element)
+    rows: list[dict[str, Any]] = []
+    times: dict[str, float] = {}
+    for proto, extra, wanted in RUNS:
+        if proto is elastic_constants.PROTOCOL and "potential" not in engine:
+            continue
+        values, wall = run_protocol(proto, {"element": element, **engine, **extra}, home)
+        times[proto.name] = round(wall, 1)
+        for name, key in wanted.items():
+            prop = "bulk_modulus" if name == "bulk_modulus_eos" else name
+            own = paper.values.get(prop) if paper else None
+            exp = EXPERIMENT.get(element, {}).get(prop, (None, ""))[0]
+            rows.append(
+                {
+                    "property": name,
+                    "computed": round(values[key], 4),
+                    "published": own,
+                    "dev_published_pct": _round(deviation(values[key], own)),
+                    "experiment": exp,
+                    "dev_experiment_pct": _round(deviation(values[key], exp)),
+                }
+            )
+    return {"element": element, "engine": label, "rows": rows, "wall_s": times}
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def markdown(results: list[dict[str, Any]]) -> str:
+    """The results as the table of docs/benchmarks.md."""
+    lines = [
+        "| element | engine | property | computed | paper | Δ paper | experiment | Δ exp. |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for res in results:
+        for r in res["rows"]:
+            pub = "" if r["published"] is None else f"{r['published']:g}"
+            dp = "" if r["dev_published_pct"] is None else f"{r['dev_published_pct']:+.1f} %"
+            exp = "" if r["experiment"] is None else f"{r['experiment']:g}"
+            de = "" if r["dev_experiment_pct"] is None else f"{r['dev_experiment_pct']:+.1f} %"
+            lines.append(
+                f"| {res['element']} | {res['engine']} | {r['property']} | {r['computed']:.4g} "
+                f"| {pub} | {dp} | {exp} | {de} |"
+            )
+    lines += ["", "| element | engine | wall time per protocol (s) |", "|---|---|---|"]
+    for res in results:
+        times = ", ".join(f"{k} {v:.1f}" for k, v in res["wall_s"].items())
+        lines.append(f"| {res['element']} | {res['engine']} | {times} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Run the cases and print JSON (or the markdown table)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--markdown", action="store_true", help="print the docs table")
+    parser.add_argument("--mlip", choices=("chgnet", "sevennet"), help="add an MLIP row")
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="simwright-solids-") as tmp:
+        home = Path(tmp)
+        for element, potential in CASES:
+            results.append(case(element, {"potential": potential}, home))
+        if args.mlip:
+            for element in ("Cu", "Al", "Si"):
+                results.append(case(element, {"calculator": args.mlip}, home))
+    print(markdown(results) if args.markdown else json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

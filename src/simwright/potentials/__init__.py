@@ -1,0 +1,38 @@
+"""Interatomic potentials as cited data: the LAMMPS potential files and their provenance.
+
+:mod:`~simwright.potentials.catalogue` reads the files (style, elements, citation),
+:mod:`~simwright.potentials.published` records values from a few potentials' own
+papers and experiment, :mod:`~simwright.potentials.selection` chooses one by element
+and name, refusing unknown names by name.
+"""
+
+from simwright.potentials.catalogue import (
+    NO_CITATION,
+    Catalogue,
+    Potential,
+    read_catalogue,
+    read_potential,
+)
+from simwright.potentials.published import (
+    EXPERIMENT,
+    PUBLISHED,
+    PublishedValues,
+    experiment_references,
+    published_for,
+)
+from simwright.potentials.selection import PotentialNotFound, select_potential
+
+__all__ = [
+    "EXPERIMENT",
+    "NO_CITATION",
+    "PUBLISHED",
+    "Catalogue",
+    "Potential",
+    "PotentialNotFound",
+    "PublishedValues",
+    "experiment_references",
+    "published_for",
+    "read_catalogue",
+    "read_potential",
+    "select_potential",
+]

@@ -1,0 +1,183 @@
+"""The energy engine of a solid-state protocol, chosen in words or in a spec.
+
+Every solid-state protocol (``lattice_constant``, ``cohesive_energy``,
+``elastic_constants``) takes the same three fields: an ASE ``calculator`` (EMT,
+LJ, the universal MLIPs ``sevennet`` and ``chgnet``), or a LAMMPS ``potential``
+from the catalogue of :mod:`simwright.potentials`, named by author, family or file
+("Mishin EAM", "Tersoff", "Stillinger–Weber", ``Si.sw``). A named potential that
+the catalogue does not hold for the element is refused by name, listing what it
+holds. :func:`engine_request` reads the choice from a request in words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from simwright.engines.ase.calculators import CalculatorSpec
+from simwright.engines.ase.registry import calculator_names
+from simwright.errors import ParseError, ValidationError
+from simwright.potentials import (
+    Potential,
+    PublishedValues,
+    experiment_references,
+    published_for,
+    read_catalogue,
+    select_potential,
+)
+from simwright.results import Reference
+from simwright.steps.energies import AseEnergies, EnergyEngine, PotentialEnergies
+
+CALCULATOR_WORDS: dict[str, str] = {
+    "emt": "emt",
+    "lj": "lj",
+    "lennard-jones": "lj",
+    "sevennet": "sevennet",
+    "sevennet-0": "sevennet",
+    "7net-0": "sevennet",
+    "chgnet": "chgnet",
+}
+"""Words that name an ASE calculator in a request (lower case)."""
+
+_WITH = re.compile(
+    r"\b(?:with|using|by)\s+(?:the\s+|a\s+|an\s+)?(.+?)(?=\s*(?:[,;.?!]\s|[,;.?!]?$|\s+at\s|"
+    r"\s+and\s|\s+for\s|\s+in\s|\s+from\s|\s+with\s|\s+using\s))",
+    re.IGNORECASE,
+)
+_FILLER = re.compile(r"\b(?:potential|interatomic|force field|model|lammps|mlip)\b", re.I)
+
+
+class SolidEngineParams(BaseModel):
+    """The engine fields shared by the solid-state protocols (a base of their parameters)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    element: str = Field(description="chemical symbol, e.g. Cu")
+    calculator: str = Field(
+        "emt",
+        description="a registered ASE calculator (emt, lj, sevennet, chgnet, plugins) or a "
+        "'module:Class' the installation allows in config.toml",
+    )
+    calculator_kwargs: dict[str, Any] = Field(default_factory=dict)
+    potential: str | None = Field(
+        None,
+        description="a LAMMPS potential of the catalogue by author, family or file "
+        "('Mishin EAM', 'Tersoff', 'Si.sw'); replaces the calculator",
+    )
+
+    @model_validator(mode="after")
+    def _engine_knows_element(self) -> SolidEngineParams:
+        if self.potential is not None and "calculator" in self.model_fields_set:
+            raise ValueError(
+                f"give either a calculator ({self.calculator!r}) or a potential "
+                f"({self.potential!r}), not both"
+            )
+        try:
+            if self.potential is not None:
+                self.potential_entry()
+            else:
+                self.calculator_spec().check_elements([self.element])
+        except ValidationError as exc:
+            raise ValueError(str(exc)) from exc
+        return self
+
+    def calculator_spec(self) -> CalculatorSpec:
+        """The ASE calculator (when no potential is named); Lennard-Jones argon without
+        kwargs takes Rahman's σ and ε (ASE's own defaults, σ = 1 Å and ε = 1 eV,
+        describe no element)."""
+        if self.calculator == "lj" and not self.calculator_kwargs and self.element == "Ar":
+            from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
+            from simwright.units import KB_EV_K
+
+            kwargs = {"sigma": SIGMA_A, "epsilon": EPSILON_OVER_KB_K * KB_EV_K, "rc": 3 * SIGMA_A}
+            return CalculatorSpec("lj", kwargs)
+        return CalculatorSpec(self.calculator, self.calculator_kwargs)
+
+    def potential_entry(self) -> Potential | None:
+        """The catalogued potential named, or None; refuses an unknown name by name."""
+        if self.potential is None:
+            return None
+        return select_potential(read_catalogue(), [self.element], self.potential)
+
+    def engine(self, *, relax_ions: bool = False) -> EnergyEngine:
+        """The energy engine: LAMMPS with the potential, else the ASE calculator."""
+        entry = self.potential_entry()
+        if entry is not None:
+            return PotentialEnergies(entry.file, relax_ions)
+        return AseEnergies(self.calculator_spec())
+
+    def engine_name(self) -> str:
+        """A short name for titles: the potential's file or the calculator."""
+        entry = self.potential_entry()
+        return entry.file if entry is not None else self.calculator
+
+    def published(self) -> PublishedValues | None:
+        """The values the potential's own paper reports for the element, if recorded."""
+        entry = self.potential_entry()
+        return published_for(entry.file, self.element) if entry is not None else None
+
+    def references(self, names: tuple[str, ...]) -> tuple[Reference, ...]:
+        """The potential's published values, then experiment, for the properties ``names``."""
+        paper = self.published()
+        own = paper.references(names) if paper is not None else ()
+        return own + experiment_references(self.element, names)
+
+    def validation_note(self) -> str:
+        """What the values are compared with, for the report's notes."""
+        entry = self.potential_entry()
+        if entry is None:
+            return f"{self.calculator} is compared with experiment only."
+        paper = self.published()
+        if paper is None:
+            return (
+                f"No values from the paper of {entry.file} ({entry.citation}) are recorded; "
+                "the results are compared with experiment only."
+            )
+        note = f" ({paper.note})" if paper.note else ""
+        return f"Published values of the potential: {paper.citation}{note}."
+
+
+def names_a_potential(phrase: str) -> bool:
+    """True when a 'with ...' phrase is about a potential: it says "potential" (or
+    "interatomic", "force field"), or one of its words names a catalogued potential
+    (family, cited author, file). "with a starting guess of 3.7 Å" is not."""
+    if _FILLER.search(phrase):
+        return True
+    words = {w.lower().strip(".,;") for w in phrase.split()}
+    known: set[str] = set()
+    for potential in read_catalogue().potentials:
+        known |= potential.words()
+    return bool(words & known) or phrase.strip().lower() in known
+
+
+def engine_phrase(text: str) -> str | None:
+    """The words after 'with'/'using' that name an engine ('the Mishin EAM potential')."""
+    for match in _WITH.finditer(text):
+        phrase = match.group(1).strip()
+        if phrase and not phrase[0].isdigit():
+            return phrase
+    return None
+
+
+def engine_request(text: str) -> dict[str, Any]:
+    """``{"calculator": ...}`` or ``{"potential": ...}`` from a request; {} when none is named.
+
+    A calculator word anywhere wins ("with CHGNet"); otherwise a phrase after 'with'
+    that is about a potential (:func:`names_a_potential`) is passed on as stated, so
+    that an unknown one is refused by name when the parameters are validated.
+    """
+    low = text.lower()
+    for word, name in CALCULATOR_WORDS.items():
+        if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
+            return {"calculator": name}
+    phrase = engine_phrase(text)
+    if phrase is None or not names_a_potential(phrase):
+        return {}
+    name = " ".join(_FILLER.sub(" ", phrase).split())
+    if not name:
+        raise ParseError(f"which potential? the request says only {phrase!r}")
+    if name.lower() in calculator_names():
+        return {"calculator": name.lower()}
+    return {"potential": name}
