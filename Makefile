@@ -39,6 +39,7 @@ lint: install-dev
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 test: install-dev system-packages lint
 	$(PY) -m pytest -q

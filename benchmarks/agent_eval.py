@@ -38,6 +38,7 @@ import yaml
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models.function import AgentInfo
 
+from simwright.agents.assemble import build_orchestrator, default_adapters
 from simwright.agents.errors import AgentConfigError
 from simwright.agents.execution.docs_search import DocsTool, NoDocs
 from simwright.agents.execution.examples import NoMemory
@@ -45,7 +46,6 @@ from simwright.agents.execution.executor import Executor
 from simwright.agents.replies import SubtaskSpec
 from simwright.agents.review.critics import Committee
 from simwright.agents.scripted import ScriptedModel, ScriptedModels, call, last_tool_return
-from simwright.agents.setup.assemble import build_orchestrator, default_adapters
 from simwright.agents.setup.bundle import AgentContext, ModelFactory
 from simwright.agents.setup.config import AgentSettings, ModelRef, RoleConfig, load_agent_settings
 from simwright.agents.usage.records import AgentRecorder

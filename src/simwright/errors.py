@@ -36,7 +36,7 @@ class EngineError(SimwrightError):
     """An engine failed: it crashed, exited non-zero or produced no usable output.
 
     ``tail`` holds the last lines of the engine's output and ``call`` the
-    :class:`~simwright.engines.base.EngineCall` record, which the runner stores.
+    :class:`~simwright.store.records.EngineCall` record, which the runner stores.
     """
 
     def __init__(self, message: str, *, tail: str = "", call: object | None = None) -> None:

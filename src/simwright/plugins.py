@@ -1,11 +1,15 @@
-"""Pluggable names resolve through registries, never by importing a string from data.
+"""Pluggable names resolve through registries; one entry-point loader serves every registry.
 
 A name in a spec, a request, a model reply or a campaign (a calculator, an engine,
-a protocol) is looked up in a registry: the built-in names, then the entry points a
-package registers under a ``simwright.*`` group. An installation may allow more
-``module:attr`` names in its own ``$SIMWRIGHT_HOME/config.toml``
-(``[plugins] allow = [...]``, :attr:`simwright.settings.Settings.plugins`);
-:func:`import_allowed` imports such a name only when it is on that list.
+a protocol, a campaign engine) is looked up in a registry: the built-in names, then
+the entry points a package registers under a ``simwright.*`` group
+(:data:`PLUGIN_GROUPS`); the in-tree ones are registered the same way in
+``pyproject.toml``. :func:`load_plugins` and :func:`load_plugin` import them and
+report a plugin that fails to import, or exposes the wrong kind of object, by name.
+An installation may allow more ``module:attr`` names in its own
+``$SIMWRIGHT_HOME/config.toml`` (``[plugins] allow = [...]``,
+:attr:`simwright.settings.Settings.plugins`); :func:`import_allowed` imports such a
+name only when it is on that list.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Collection, Iterable
 from functools import cache
-from importlib.metadata import entry_points
-from typing import Any, Final
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, Final, TypeVar
 
-from simwright.errors import ValidationError
+from simwright.errors import SimwrightError, ValidationError
+
+T = TypeVar("T")
 
 PLUGIN_GROUPS: Final = (
     "simwright.protocols",
@@ -25,11 +31,6 @@ PLUGIN_GROUPS: Final = (
     "simwright.campaign_engines",
 )
 """Entry-point groups through which packages register pluggable names."""
-
-
-def registered(group: str) -> dict[str, Any]:
-    """Entry points of ``group`` by name (not loaded)."""
-    return {ep.name: ep for ep in entry_points(group=group)}
 
 
 def import_allowed(path: str, allow: Collection[str], *, what: str, known: Iterable[str]) -> Any:
@@ -82,3 +83,53 @@ def trusted_module(module_name: str, allow: Collection[str] = ()) -> bool:
         return True
     allowed_tops = {a.partition(":")[0].split(".")[0] for a in allow}
     return top in allowed_tops or top in entry_point_packages()
+
+
+def plugin_names(group: str) -> tuple[str, ...]:
+    """The names registered under the entry-point ``group``, sorted (nothing is imported)."""
+    return tuple(sorted({ep.name for ep in entry_points(group=group)}))
+
+
+def load_plugin(
+    group: str,
+    name: str,
+    kind: type[T],
+    *,
+    what: str = "plugin",
+    error: type[SimwrightError] = SimwrightError,
+) -> T | None:
+    """The object registered as ``name`` under ``group``, or None when none is.
+
+    ``kind`` is the type the object must have (``object`` for any); ``what`` names the
+    plugin kind in messages and ``error`` is the exception raised for a broken one.
+    """
+    for ep in entry_points(group=group):
+        if ep.name == name:
+            return _load(ep, kind, what, error)
+    return None
+
+
+def load_plugins(
+    group: str,
+    kind: type[T],
+    *,
+    what: str = "plugin",
+    error: type[SimwrightError] = SimwrightError,
+) -> dict[str, T]:
+    """Every object registered under ``group`` by entry-point name, sorted by name.
+
+    Each must be an instance of ``kind``; a broken one raises ``error`` naming it.
+    """
+    out = {ep.name: _load(ep, kind, what, error) for ep in entry_points(group=group)}
+    return dict(sorted(out.items()))
+
+
+def _load(ep: EntryPoint, kind: type[T], what: str, error: type[SimwrightError]) -> T:
+    """Import one entry point and check its type."""
+    try:
+        obj = ep.load()
+    except Exception as exc:
+        raise error(f"{what} plugin {ep.name!r} failed to load: {exc}") from exc
+    if not isinstance(obj, kind):
+        raise error(f"{what} plugin {ep.name!r} is not a {kind.__name__}")
+    return obj

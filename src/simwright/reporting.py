@@ -27,9 +27,11 @@ def plot_xy(
     shade: tuple[float, float] | None = None,
 ) -> Path:
     """A PNG line/marker plot with an optional fitted curve, marker line and shaded range."""
+    # lazy: matplotlib takes ~1 s to import
     import matplotlib
 
     matplotlib.use("Agg")
+    # lazy: matplotlib takes ~1 s to import
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5.5, 4.0), dpi=110)

@@ -9,16 +9,14 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+from ase import Atoms
 from ase.data import atomic_masses, atomic_numbers, chemical_symbols
 
 from simwright.errors import StructureError
 from simwright.units import density_g_cm3
-
-if TYPE_CHECKING:
-    from ase import Atoms
 
 MIN_PAIR_DISTANCE_A = 0.55
 """Atom pairs closer than this (Å) make a structure unphysical."""
@@ -191,6 +189,7 @@ class Structure:
     def _close_pairs(self, cutoff: float) -> tuple[tuple[ClosePair, ...], float]:
         if len(self) < 2:
             return (), float("inf")
+        # lazy: ase.neighborlist takes ~1 s to import
         from ase.neighborlist import neighbor_list
 
         atoms = self.to_ase()
@@ -208,8 +207,6 @@ class Structure:
 
     def to_ase(self) -> Atoms:
         """A fresh ``ase.Atoms`` (molecule ids in the ``mol-id`` array)."""
-        from ase import Atoms
-
         atoms = Atoms(
             symbols=list(self.symbols),
             positions=np.array(self.positions),

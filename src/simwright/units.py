@@ -7,7 +7,8 @@ units happens only at that engine's edge.
 
 from __future__ import annotations
 
-from typing import Final
+from functools import cache
+from typing import Any, Final
 
 AMU_G: Final = 1.66053906660e-24
 """One atomic mass unit in grams (CODATA 2018)."""
@@ -49,3 +50,13 @@ def density_g_cm3(total_mass_amu: float, volume_a3: float) -> float:
 def diffusion_a2_fs_to_1e5_cm2_s(d_a2_fs: float) -> float:
     """Convert a diffusion coefficient from Å²/fs to units of 10⁻⁵ cm²/s."""
     return d_a2_fs * A2_PER_FS_TO_CM2_PER_S * 1.0e5
+
+
+@cache
+def unit_registry() -> Any:
+    """The pint unit registry simwright uses for units written by people (``molal`` = mol/kg)."""
+    import pint  # lazy: pint takes ~0.4 s to import and most commands never parse a unit
+
+    ureg: Any = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
+    ureg.define("molal = mole / kilogram")
+    return ureg

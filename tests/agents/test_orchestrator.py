@@ -17,7 +17,7 @@ from simwright.agents.execution.adapters_specs import AnalysisAdapter, AseAdapte
 from simwright.agents.orchestration.clarify import ScriptedClarifier
 from simwright.agents.orchestration.orchestrator import Orchestrator
 from simwright.agents.scripted import ScriptedModel, ScriptedModels, call, raw_call
-from simwright.agents.setup.config import Caps, Price
+from simwright.agents.usage.caps import Caps, Price
 from simwright.agents.usage.view import usage_json, usage_lines
 from simwright.cli.views import show_json
 from simwright.knowledge.modules import load_modules

@@ -19,9 +19,10 @@ from simwright.agents.review.fabrication import (
     numbers_in_text,
 )
 from simwright.agents.review.quantities import named_quantities, quantity_value
-from simwright.agents.setup.config import Caps, ModelRef, Price, load_agent_settings
+from simwright.agents.setup.config import ModelRef, load_agent_settings
 from simwright.agents.setup.providers import build_model
 from simwright.agents.setup.tiers import tier_for_attempt
+from simwright.agents.usage.caps import Caps, Price
 from simwright.agents.usage.ledger import UsageEntry, UsageLedger
 from simwright.agents.usage.tokens import ApproxCounter, default_counter
 from simwright.agents.usage.view import usage_json, usage_lines

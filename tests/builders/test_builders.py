@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers.engines import needs
 from simwright.builders import (
     BulkSpec,
     LiquidSpec,
@@ -20,7 +21,7 @@ from simwright.builders import (
     supercell,
     vacancy,
 )
-from simwright.engines.packmol import min_intermolecular_distance_a, packmol_available
+from simwright.engines.packmol import min_intermolecular_distance_a
 from simwright.errors import ValidationError
 from simwright.structure import Structure
 
@@ -117,7 +118,7 @@ def test_molecule_is_centred_with_vacuum_to_its_images() -> None:
     assert water.cell[0, 0] == pytest.approx(extent.max() + 8.0)
 
 
-@pytest.mark.skipif(not packmol_available(), reason="PACKMOL is needed")
+@needs("packmol")
 def test_packed_liquid_has_the_molecules_at_the_density(tmp_path: Path) -> None:
     spec = LiquidSpec((("spce_water", 30),), density_g_cm3=1.0, seed=3)
     result = pack_liquid(spec, tmp_path)

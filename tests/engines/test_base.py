@@ -53,7 +53,7 @@ def test_monitor_is_called_while_the_engine_runs(tmp_path: Path) -> None:
 def test_an_orphaned_engine_is_stopped(tmp_path: Path) -> None:
     import subprocess
 
-    from simwright.engines.base import PID_FILE, kill_orphaned_engine
+    from simwright.processes import PID_FILE, kill_orphaned_engine
 
     proc = subprocess.Popen(["sleep", "60"], cwd=tmp_path, start_new_session=True)
     (tmp_path / PID_FILE).write_text(str(proc.pid))

@@ -22,6 +22,7 @@ from simwright.engines.packmol import (
 )
 from simwright.errors import EngineError, ValidationError
 from simwright.molecules import get_molecule, vdw_volume_a3
+from simwright.settings import Settings
 from simwright.structure import Structure
 from simwright.units import density_g_cm3
 
@@ -131,9 +132,9 @@ def test_packmol_is_found() -> None:
     exe = find_packmol()
     assert exe.is_file()
     assert os.access(exe, os.X_OK)
-    assert ENGINE.name == "packmol"
-    assert ENGINE.available()
-    assert ENGINE.version().count(".") >= 1
+    status = ENGINE.status(Settings(home=Path.home()))
+    assert ENGINE.name == "packmol" and status.available
+    assert status.version.count(".") >= 1 and status.command == str(exe)
 
 
 # --- real PACKMOL --------------------------------------------------------------------

@@ -9,8 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from helpers.engines import needs
 from simwright.campaign import (
     CampaignRunner,
     CampaignSpec,
@@ -22,11 +21,10 @@ from simwright.campaign import (
 from simwright.campaign.gcmc import GcmcSegmentEngine
 from simwright.campaign.review import Reviewer
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
-from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import EngineError
 from simwright.store import Store
 
-needs_lmp = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is not installed")
+needs_lmp = needs("lammps")
 
 
 def merged(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:

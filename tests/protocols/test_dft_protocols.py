@@ -11,8 +11,8 @@ import pytest
 
 from simwright.errors import ParseError
 from simwright.graph import Runner
+from simwright.knowledge.planner.resolver import resolve_request
 from simwright.protocols import dft_eos, dft_relax, dft_scf, lattice_constant
-from simwright.protocols.requests import resolve_request
 from simwright.settings import Settings
 from simwright.store import Store
 

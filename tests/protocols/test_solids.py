@@ -7,19 +7,20 @@ from pathlib import Path
 
 import pytest
 
+from helpers.engines import needs
 from helpers.steps import run_graph
-from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import ValidationError
 from simwright.graph import Graph
+from simwright.knowledge.planner.resolver import resolve_request
+from simwright.knowledge.requests import ResolvedRequest
 from simwright.protocols import cohesive_energy, elastic_constants, lattice_constant
 from simwright.protocols.registry import Protocol
-from simwright.protocols.requests import ResolvedRequest, resolve_request
 from simwright.protocols.solid_engine import engine_request
 from simwright.results import ProtocolResult
 from simwright.settings import Settings
 from simwright.store import Store
 
-needs_lammps = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is needed")
+needs_lammps = needs("lammps")
 PROTOCOLS: dict[str, Protocol] = {
     p.name: p
     for p in (lattice_constant.PROTOCOL, cohesive_energy.PROTOCOL, elastic_constants.PROTOCOL)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from helpers.engines import needs
 from helpers.steps import evaluate
 from simwright.builders import BulkSpec, build_bulk, supercell
 from simwright.engines.ase.calculators import CalculatorSpec
-from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import ValidationError
 from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
 from simwright.settings import Settings
@@ -18,7 +18,7 @@ from simwright.steps.eos import strained
 from simwright.store import Store
 from simwright.units import KB_EV_K
 
-needs_lammps = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is needed")
+needs_lammps = needs("lammps")
 
 ARGON_LJ = CalculatorSpec(
     "lj", {"epsilon": EPSILON_OVER_KB_K * KB_EV_K, "sigma": SIGMA_A, "rc": 2.5 * SIGMA_A}

@@ -11,11 +11,11 @@ from pathlib import PurePath
 import numpy as np
 import pytest
 
+from helpers.engines import needs
 from helpers.steps import run_graph
 from simwright.builders import BulkSpec
 from simwright.contract import read_table
 from simwright.engines.ase.calculators import CalculatorSpec
-from simwright.engines.lammps.segment import lammps_available
 from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
 from simwright.graph import Graph, Runner, codec
 from simwright.results import ProtocolResult
@@ -25,7 +25,7 @@ from simwright.steps.eos import EOS_STEPS, BuildCrystal, EosPlan, EosText, Strai
 from simwright.store import Store
 from simwright.units import KB_EV_K
 
-needs_lammps = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is needed")
+needs_lammps = needs("lammps")
 GRAPH = Graph.build("argon_eos", EOS_STEPS)
 ARGON = BulkSpec("Ar", "fcc", 5.26, cubic=True)
 PLAN = EosPlan(

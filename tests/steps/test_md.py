@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import pytest
 from typing_extensions import override
 
+from helpers.engines import needs
 from helpers.steps import run_graph
 from simwright.builders import LiquidSpec
 from simwright.contract import read_structure, read_table
-from simwright.engines.lammps.segment import MDSpec, lammps_available
-from simwright.engines.packmol import packmol_available
+from simwright.engines.lammps.segment import MDSpec
 from simwright.forcefields import get_forcefield
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.results import ArtifactRef
@@ -63,9 +63,7 @@ class Produce(Step):
 LEAD_IN = Graph.build("lead_in", [PackAndMinimize, Equilibrate, Produce])
 
 
-@pytest.mark.skipif(
-    not (lammps_available() and packmol_available()), reason="LAMMPS and PACKMOL are needed"
-)
+@needs("lammps", "packmol")
 def test_lead_in_runs_real_engines_and_records_every_segment(
     store: Store, settings: Settings
 ) -> None:

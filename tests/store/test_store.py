@@ -8,12 +8,11 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from simwright.engines.base import EngineCall
 from simwright.errors import StoreError
 from simwright.store import Store
 from simwright.store.migrate import current_revision, head_revision
 from simwright.store.models import Base
-from simwright.store.records import ArtifactRecord, EventRecord, StepOutcome
+from simwright.store.records import ArtifactRecord, EngineCall, EventRecord, StepOutcome
 
 
 def test_migrations_produce_exactly_the_models(store: Store) -> None:

@@ -8,17 +8,17 @@ show`` prints it) works without ``pydantic-ai``.
 
 Map of the package:
 
-- configuration: :mod:`.config` (``AgentSettings``), :mod:`.providers` (model names to
-  models), :mod:`.tiers` (escalation), :mod:`.context` (the injected bundle),
-  :mod:`.setup` (assembly at the edge), :mod:`.errors`, :mod:`.prompts`;
-- metering: :mod:`.tokens`, :mod:`.ledger`, :mod:`.metered`, :mod:`.records`,
-  :mod:`.usage_view`;
-- planning and orchestration: :mod:`.planning`, :mod:`.article`, :mod:`.clarify`,
-  :mod:`.board`, :mod:`.updates`, :mod:`.orchestrator`, :mod:`.protocol_tool`;
-- executors: :mod:`.executor`, :mod:`.toolbox`, :mod:`.adapters`, :mod:`.adapters_specs`,
-  :mod:`.docs_search`, :mod:`.memory`, :mod:`.transcript`;
-- review and safety: :mod:`.critics`, :mod:`.fabrication`, :mod:`.reports`;
-- typed model replies: :mod:`.replies`;
-- seams of other layers: :mod:`.hooks` (graph decider, campaign reviewer, DFT fixes);
-- tests and benchmarks: :mod:`.scripted`; the command line: :mod:`.cli`.
+- :mod:`.setup`: configuration (``AgentSettings``), providers (model names to models),
+  tiers (escalation), the injected bundle, prompts;
+- :mod:`.usage`: token counting, prices and caps, the ledger, metered models, records,
+  the usage view;
+- :mod:`.orchestration`: planning, articles, clarification, the board, updates, the
+  orchestrator and the protocol tool;
+- :mod:`.execution`: executors, their toolbox, engine adapters, documentation search,
+  examples from memory, transcripts;
+- :mod:`.review`: critics, the fabrication guard, reports;
+- :mod:`.assemble` (the composition root, used at the edge), :mod:`.errors`,
+  :mod:`.replies` (typed model replies), :mod:`.hooks` (graph decider, campaign
+  reviewer, DFT fixes), :mod:`.scripted` (tests and benchmarks). The command line is
+  :mod:`simwright.cli.ask`.
 """

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import anyio
 from pydantic_ai import Agent, ModelRetry, RunContext, ToolOutput
@@ -34,11 +34,10 @@ from simwright.agents.setup import prompts
 from simwright.agents.setup.bundle import AgentContext
 from simwright.agents.setup.config import ModelRef, Role, RoleConfig
 from simwright.agents.setup.tiers import call_tiered
+from simwright.campaign.review import ReviewDecision, ReviewRequest
+from simwright.dft.proposers import FixRequest, ProposedFix, ProposerTier
+from simwright.dft.validation import errors, validate_input
 from simwright.graph.decision import Choice, DecisionRequest
-
-if TYPE_CHECKING:
-    from simwright.campaign.review import ReviewDecision, ReviewRequest
-    from simwright.dft.proposers import FixRequest, ProposedFix, ProposerTier
 
 T = TypeVar("T")
 Bridge = Callable[[Callable[[], Coroutine[Any, Any, Any]]], Any]
@@ -129,8 +128,6 @@ class ModelReviewer:
     def __init__(
         self, ctx: AgentContext, bridge: Bridge = run_in_new_loop, name: str | None = None
     ) -> None:
-        from simwright.campaign.review import ReviewDecision
-
         self.ctx = ctx
         self.bridge = bridge
         self.name = name or f"model:{ctx.settings.role('orchestrator').tiers[0].name}"
@@ -164,8 +161,6 @@ class ModelReviewer:
 
 # -- DFT repairs --------------------------------------------------------------------
 def _check_fix(ctx: RunContext[Any], reply: FixReply) -> FixReply:
-    from simwright.dft.validation import errors, validate_input
-
     request = ctx.deps
     merged = request.input.with_values(reply.changes)
     bad = errors(validate_input(merged.namelists))
@@ -190,8 +185,6 @@ class ModelFixProposer:
 
     def __call__(self, request: FixRequest) -> ProposedFix | None:
         """A fix that validates against the knowledge graph, or None (pass)."""
-        from simwright.dft.proposers import ProposedFix
-
         nodes = "\n".join(n.text() for n in request.nodes)
         current = {k: dict(v) for k, v in request.input.namelists.items()}
         prompt = (
@@ -212,8 +205,6 @@ class ModelFixProposer:
 
 def proposer_tiers(ctx: AgentContext, bridge: Bridge = run_in_new_loop) -> list[ProposerTier]:
     """One recovery-machine tier per executor model, each with its K attempts."""
-    from simwright.dft.proposers import ProposerTier
-
     return [
         ProposerTier(ref.name, ModelFixProposer(ctx, ref, bridge), ref.attempts)
         for ref in ctx.settings.role("executor").tiers

@@ -100,6 +100,7 @@ class ScriptedModels:
 
 def last_tool_return(messages: Sequence[ModelMessage], tool: str) -> str:
     """The text of the latest return of ``tool`` in a conversation ('' if none)."""
+    # lazy: optional extra [agents]
     from pydantic_ai.messages import BaseToolReturnPart
 
     for message in reversed(messages):

@@ -156,10 +156,11 @@ def stress_strain_plot(
 ) -> Path:
     """σ against applied strain for the cubic relations (σxx and σyy under e_xx, σyz under
     γ_yz), the fitted lines drawn through them."""
+    # lazy: matplotlib takes about half a second to import; only the plot needs it
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: as above
 
     fig, ax = plt.subplots(figsize=(5.5, 4.0), dpi=110)
     for (i, j), label in (

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from ase.eos import EquationOfState
 
 from simwright.contract import Column, Table
 from simwright.errors import ValidationError
@@ -62,8 +63,6 @@ def fit_eos(volumes_a3: np.ndarray, energies_ev: np.ndarray, eos: str) -> EOSFit
     Refuses a failed fit and a minimum outside the scanned volumes, which would be an
     extrapolation. Keeps B0', the fitted curve and the residuals.
     """
-    from ase.eos import EquationOfState
-
     fitted = EquationOfState(volumes_a3, energies_ev, eos=eos)
     try:
         with warnings.catch_warnings():
@@ -138,10 +137,11 @@ def eos_plot(
             title=title,
             marker_x=fit.v0_a3,
         )
+    # lazy: matplotlib takes about half a second to import; only the plot needs it
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: as above
 
     fig, (top, bottom) = plt.subplots(
         2, 1, figsize=(5.5, 5.0), dpi=110, sharex=True, gridspec_kw={"height_ratios": [3, 1]}

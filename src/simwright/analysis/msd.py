@@ -85,7 +85,7 @@ def mean_squared_displacement(
     if positions.shape[0] < MIN_FRAMES:
         raise ValidationError(f"an MSD needs at least {MIN_FRAMES} frames")
     dt_fs = frame_interval_fs(timestep_fs, frame_interval_steps)
-    import freud  # optional dependency (simwright[md]); imported where it is needed
+    import freud  # lazy: optional dependency (simwright[md])
 
     # Shifting each atom by a constant leaves its MSD unchanged; centring it on its
     # time average keeps the numbers small for freud, which works in float32 (the

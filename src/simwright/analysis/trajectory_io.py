@@ -153,6 +153,7 @@ def _universe(
 def _read_mdanalysis(
     manifest: TrajectoryManifest, folder: Path, sel: AtomSelection
 ) -> tuple[np.ndarray, np.ndarray, int]:
+    # lazy: optional extra [md]
     import MDAnalysis as mda
 
     topology = manifest.topology_path(folder)

@@ -89,6 +89,7 @@ class BulkSpec:
 
 def build_bulk(spec: BulkSpec) -> Structure:
     """The crystal of ``spec``, built by ASE (:func:`ase.build.bulk`)."""
+    # lazy: ase.build takes ~1 s to import
     from ase.build import bulk
 
     proto, a, c_over_a = spec.resolved()

@@ -27,6 +27,7 @@ class SlabSpec:
 
 def build_slab(spec: SlabSpec) -> Structure:
     """The slab of ``spec`` from the conventional cell (ASE's general ``surface`` cutter)."""
+    # lazy: ase.build takes ~1 s to import
     from ase.build import surface
 
     if len(spec.miller) != 3 or not any(spec.miller):

@@ -53,11 +53,6 @@ class StateSeries:
             },
         )
 
-    def last_value(self, name: str) -> float:
-        """The latest sample of ``name`` (NaN when there is none)."""
-        data = self.values[name]
-        return float(data[-1]) if data.size else math.nan
-
 
 @dataclass(frozen=True)
 class WindowResult:

@@ -20,8 +20,8 @@ import numpy as np
 
 from simwright.campaign.spec import CampaignSpec, ConditionSpec, SystemSpec
 from simwright.campaign.spec_load import SpecProblem
-from simwright.engines.base import EngineCall
 from simwright.errors import EngineError
+from simwright.store.records import EngineCall
 
 
 @dataclass(frozen=True)

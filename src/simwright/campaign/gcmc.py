@@ -10,7 +10,6 @@ reservoir pressure, fugacity coefficient 1), and ``segment.parameters`` are
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -34,7 +33,7 @@ from simwright.engines.lammps.gcmc import (
     carbon_wall,
     run_gcmc_segment,
 )
-from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
+from simwright.engines.lammps.launcher import LammpsLauncher
 from simwright.errors import ValidationError
 from simwright.settings import Settings
 
@@ -53,8 +52,7 @@ def gcmc_launcher(settings: Settings) -> LammpsLauncher:
     ~50 molecules two OpenMP threads made a segment about 7× slower and two MPI
     ranks about 2× slower than one plain process (measured here on 2 cores).
     """
-    lmp = settings.engine_paths.get("lmp")
-    return LammpsLauncher(Path(lmp) if lmp else find_lmp(), mpi_ranks=1, omp_threads=1)
+    return LammpsLauncher.from_settings(settings, mpi_ranks=1, omp_threads=1)
 
 
 def _validate(model: type[BaseModel], data: Mapping[str, Any], prefix: str) -> list[SpecProblem]:

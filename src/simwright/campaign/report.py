@@ -171,9 +171,11 @@ def _series(ctx: CampaignContext, state: StateView, name: str) -> tuple[np.ndarr
 
 
 def _plots(ctx: CampaignContext, directory: Path) -> list[Path]:
+    # lazy: matplotlib takes ~1 s to import
     import matplotlib
 
     matplotlib.use("Agg")
+    # lazy: matplotlib takes ~1 s to import
     import matplotlib.pyplot as plt
 
     states = ctx.cstore.states(ctx.campaign.id)

@@ -130,12 +130,6 @@ class CampaignStore:
             raise CampaignError(f"campaign id {campaign_id!r} is ambiguous: {ids}")
         return rows[0]
 
-    def campaigns(self, limit: int = 50) -> list[CampaignRow]:
-        """The most recent campaigns first."""
-        with self._sessions() as s:
-            q = select(CampaignRow).order_by(CampaignRow.created_at.desc()).limit(limit)
-            return list(s.scalars(q).all())
-
     def set_campaign_status(self, campaign_id: str, status: str) -> None:
         """Set a campaign's overall status."""
         with self._write() as s:

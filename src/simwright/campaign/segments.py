@@ -34,8 +34,9 @@ from simwright.campaign.engine import (
 from simwright.campaign.repository import SegmentFields, SegmentRef, StateView
 from simwright.campaign.status import CampaignError, StateStatus
 from simwright.campaign.wiring import CampaignContext, derive_seed
-from simwright.engines.base import EngineCall, kill_orphaned_engine
 from simwright.errors import EngineError
+from simwright.processes import kill_orphaned_engine
+from simwright.store.records import EngineCall
 from simwright.store.store import sha256_file
 
 

@@ -1,6 +1,6 @@
 """``simwright ask "<request>"``: the orchestrator from the command line.
 
-Register it in ``simwright/cli.py`` with ``app.command("ask")(ask)``. The environment
+Registered in ``simwright/cli/main.py`` with ``app.command("ask")(ask)``. The environment
 and the configuration file are read here, at the edge, into ``AgentSettings``.
 Exit codes: 0 answered, 1 the run failed or hit a cap, 2 refused before any work
 (no model configured, invalid configuration, a run that cannot be resumed), 3 the
@@ -20,6 +20,7 @@ import typer
 from rich.markup import escape
 
 from simwright.cli.common import HomeOpt, JsonOpt, emit, err, handled, open_store, out, settings_for
+from simwright.errors import ValidationError
 
 if TYPE_CHECKING:
     from simwright.agents.orchestration.orchestrator import AgentOutcome, Orchestrator
@@ -46,7 +47,7 @@ def ask(
     home: HomeOpt = None,
 ) -> None:
     """Answer a request with the agents (needs a model: see SIMWRIGHT_MODEL)."""
-    from simwright.errors import ValidationError
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.textio import require_utf8
 
     if resume is not None:
@@ -72,13 +73,15 @@ def resume_agent(
 
 
 def _orchestrator(interactive: bool, home: Path | None) -> tuple[Store, Orchestrator]:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.errors import AgentConfigError
 
     settings = settings_for(home)
     if importlib.util.find_spec("pydantic_ai") is None:
         raise AgentConfigError("the agents need pydantic-ai: pip install 'simwright[agents]'")
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.agents.assemble import build_orchestrator
     from simwright.agents.orchestration.clarify import NoClarifier, PromptClarifier
-    from simwright.agents.setup.assemble import build_orchestrator
     from simwright.agents.setup.config import load_agent_settings
 
     agent = load_agent_settings(os.environ, settings.home)
@@ -92,6 +95,7 @@ def _orchestrator(interactive: bool, home: Path | None) -> tuple[Store, Orchestr
 
 
 def _print(store: Store, outcome: AgentOutcome, json_out: bool) -> None:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.usage.view import usage_json, usage_lines_from_json
 
     usage = usage_json(store, outcome.run_id)

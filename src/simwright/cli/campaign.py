@@ -54,6 +54,7 @@ ReportOpt = Annotated[
 
 
 def _load(path: Path, settings: Settings) -> CampaignSpec:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.segment_engines import engine_names, make_engine
     from simwright.campaign.spec_load import (
         CampaignSpecError,
@@ -77,6 +78,7 @@ def _load(path: Path, settings: Settings) -> CampaignSpec:
 
 
 def _runner(settings: Settings, engine: str, report: bool) -> CampaignRunner:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.report import write_report
     from simwright.campaign.runner import CampaignRunner
     from simwright.campaign.segment_engines import make_engine
@@ -92,6 +94,7 @@ def _runner(settings: Settings, engine: str, report: bool) -> CampaignRunner:
 
 
 def _finish(runner: CampaignRunner, campaign_id: str, json_out: bool) -> None:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.report import campaign_json
     from simwright.cli.campaign_views import print_status
 
@@ -132,6 +135,7 @@ def validate(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> 
 @handled
 def plan_cmd(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """Show the states in execution order with their segment and step budgets."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.plan import plan
     from simwright.cli.campaign_views import print_plan
 
@@ -183,6 +187,7 @@ def resume(
 
 
 def _campaign_engine(settings: Settings, campaign: str) -> str:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.repository import CampaignStore
 
     return CampaignStore(open_store(settings)).campaign(campaign).engine
@@ -192,6 +197,7 @@ def _campaign_engine(settings: Settings, campaign: str) -> str:
 @handled
 def status(campaign: CampaignArg, json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """Show a campaign's states (cycles, local steps, accepted values) and open events."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.report import campaign_json
     from simwright.campaign.repository import CampaignStore
     from simwright.cli.campaign_views import print_status
@@ -212,6 +218,7 @@ def review(
     home: HomeOpt = None,
 ) -> None:
     """List the events waiting for review, or show one event with its evidence."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.events import EVENT_FILE, EVIDENCE_FILE, read_json
     from simwright.campaign.report import event_json
     from simwright.campaign.repository import CampaignStore
@@ -257,6 +264,7 @@ def approve(
     home: HomeOpt = None,
 ) -> None:
     """Record a human decision on an event; `resume` then continues the campaign."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.runner import resolve_event
     from simwright.campaign.status import CampaignError
 

@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+
+from simwright.errors import SimwrightError
+from simwright.settings import Settings, load_settings, settings_at
 
 if TYPE_CHECKING:
-    from simwright.settings import Settings
     from simwright.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -137,7 +140,6 @@ def handled(fn: F) -> F:
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from simwright.errors import SimwrightError
 
         if kwargs.get("json_out"):
             with stdout_for_json():
@@ -145,8 +147,6 @@ def handled(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except SimwrightError as exc:
-            from rich.markup import escape
-
             err.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
             raise typer.Exit(2) from exc
 
@@ -155,8 +155,6 @@ def handled(fn: F) -> F:
 
 def _call_json(fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
     """Run a ``--json`` command; its refusal is printed as JSON while stdout is reserved."""
-    from simwright.errors import SimwrightError
-
     try:
         return fn(*args, **kwargs)
     except SimwrightError as exc:
@@ -173,13 +171,12 @@ def settings_for(home: Path | None) -> Settings:
 
     With ``--home`` the config file read is that home's ``config.toml``.
     """
-    from simwright.settings import load_settings, settings_at
-
     return settings_at(home.expanduser().resolve()) if home else load_settings()
 
 
 def store_exists(settings: Settings) -> bool:
     """False when the store of ``settings`` is a SQLite file that does not exist yet."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.store.store import sqlite_path
 
     db = sqlite_path(settings.db_url)
@@ -189,6 +186,7 @@ def store_exists(settings: Settings) -> bool:
 def open_existing_store(settings: Settings) -> Store:
     """The provenance store of ``settings`` for a read-only command: never creates a
     store or a home (``no simwright store at …``, exit 2, when there is none)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.store import Store
 
     return Store.existing(settings.db_url)
@@ -196,6 +194,7 @@ def open_existing_store(settings: Settings) -> Store:
 
 def open_store(settings: Settings) -> Store:
     """The provenance store of ``settings``, creating the SQLite file's folder if needed."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.store import Store
 
     if settings.db_url.startswith("sqlite:///"):

@@ -21,9 +21,12 @@ from rich.markup import escape
 
 from simwright.cli.common import emit, strict_json
 from simwright.errors import SimwrightError
+from simwright.settings import load_settings
 
 if TYPE_CHECKING:
     from simwright.dft.file_checks import FileReport
+
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.request import DftRequest
 
 dft_app = typer.Typer(
@@ -56,6 +59,7 @@ def params_search(
     json_out: JsonOpt = False,
 ) -> None:
     """Find pw.x variables and cards by name or description."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.knowledge_graph import load_knowledge_graph
 
     hits = load_knowledge_graph().search(query, limit=limit)
@@ -75,6 +79,7 @@ def params_show(
     json_out: JsonOpt = False,
 ) -> None:
     """Show one variable: type, default, allowed values, what it needs and what activates it."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.knowledge_graph import load_knowledge_graph
 
     try:
@@ -94,10 +99,10 @@ def recommend_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Recommend a structure and a complete pw.x input for a request (nothing is run)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.recommender import recommend
     from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
     from simwright.engines.espresso.template import render
-    from simwright.settings import load_settings
 
     try:
         settings = load_settings()
@@ -117,6 +122,7 @@ def recommend_cmd(
 def dft_request(request: str) -> DftRequest:
     """The DFT parameters of a request, through the same resolver as `simwright plan`;
     the words need not mention DFT ("graphene" alone is its SCF)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.request import DftRequest
     from simwright.errors import ParseError
     from simwright.knowledge.modules import load_modules
@@ -146,6 +152,7 @@ def validate_cmd(
     ] = False,
 ) -> None:
     """Check pw.x inputs against the knowledge graph (exit 1: errors; 2: unreadable input)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.dft.file_checks import FileReport, check_file, input_files
 
     files = input_files(path) if path.exists() else []

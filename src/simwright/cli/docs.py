@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from simwright.cli.common import HomeOpt, JsonOpt, emit, err, handled, out, settings_for
+from simwright.errors import SimwrightError
 
 if TYPE_CHECKING:
     from simwright.knowledge.docs.library import DocLibrary, InstallReport
@@ -32,8 +35,6 @@ docs_app = typer.Typer(
 
 def hits_table(hits: list[Hit], title: str) -> Any:
     """A Rich table of search hits."""
-    from rich.table import Table
-
     table = Table(title=title, title_justify="left")
     for col in ("#", "page", "title", "score", "passage"):
         table.add_column(col, overflow="fold")
@@ -69,6 +70,7 @@ def install(
 ) -> None:
     """Install an engine's documentation on this machine and index it (``all``: every
     engine, with a progress bar; exits 1 if one of them failed)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.docs.library import DocLibrary
 
     docs_dir = settings_for(home).home / "docs"
@@ -102,10 +104,6 @@ def _report_json(report: InstallReport) -> dict[str, Any]:
 
 def _install_all(library: DocLibrary, from_path: Path | None, json_out: bool) -> None:
     """Install every engine's documentation in turn, with a bar on stderr."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from simwright.errors import SimwrightError
-
     engines = library.engines()
     results: list[dict[str, Any]] = []
     with Progress(
@@ -158,6 +156,7 @@ def search(
     home: HomeOpt = None,
 ) -> None:
     """Find the documentation pages that answer a question."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.docs.library import DocLibrary, DocsNotInstalled
     from simwright.knowledge.docs.retrieval import MODES, RetrievalError
 

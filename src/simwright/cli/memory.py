@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
+from rich import box
+from rich.table import Table
 
 from simwright.cli.common import (
     HomeOpt,
@@ -45,6 +47,7 @@ memory_app = typer.Typer(
 def _memory(home: Path | None, *, embed: bool = False, create: bool = True) -> MemoryStore | None:
     """The memory of the home; None when ``create`` is False and there is no memory yet
     (read-only commands create no home, folder or database)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.memory.episodic import MEMORY_FILE, MemoryStore
 
     root = settings_for(home).home
@@ -52,6 +55,7 @@ def _memory(home: Path | None, *, embed: bool = False, create: bool = True) -> M
         return None
     embedder = None
     if embed:
+        # lazy: CLI start-up: `simwright --help` loads only cli/
         from simwright.knowledge.docs.embedder import default_embedder
 
         embedder = default_embedder()
@@ -61,6 +65,7 @@ def _memory(home: Path | None, *, embed: bool = False, create: bool = True) -> M
 def remember_run(settings: Settings, store: Store, run_id: str) -> MemoryRecord:
     """Add the completed run ``run_id`` to the memory of ``settings.home`` (or update its
     record when it is there already). The embedding is left for the first semantic search."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.memory.episodic import MemoryStore
     from simwright.knowledge.memory.from_runs import record_from_run
 
@@ -83,8 +88,6 @@ def _brief(r: MemoryRecord) -> dict[str, Any]:
 
 def _table(rows: list[dict[str, Any]], title: str) -> Any:
     """Records as a table; ids, dates and scores are never cut (the summary folds)."""
-    from rich import box
-    from rich.table import Table
 
     def cell(v: Any) -> str:
         return f"{v:.4f}" if isinstance(v, float) else str(v or "")
@@ -151,6 +154,7 @@ def show(
     """Show one record with its inputs, scripts and results."""
     memory = _memory(home, create=False)
     if memory is None:
+        # lazy: CLI start-up: `simwright --help` loads only cli/
         from simwright.knowledge.memory.episodic import MemoryStoreError
 
         raise MemoryStoreError(f"no record {record_id!r}: nothing is remembered yet")
@@ -176,6 +180,7 @@ def search(
     home: HomeOpt = None,
 ) -> None:
     """Find the remembered runs most similar to a task."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.docs.retrieval import MODES, RetrievalError
     from simwright.textio import require_utf8
 

@@ -23,6 +23,7 @@ def potentials(
     json_out: JsonOpt = False,
 ) -> None:
     """List the catalogued interatomic potentials (style, elements, citation), by element."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.errors import ValidationError
     from simwright.potentials import Potential, published_for, read_catalogue, select_potential
     from simwright.structure import is_element
@@ -55,6 +56,7 @@ def potentials(
     if not rows:
         out.print(f"no potential covers {', '.join(wanted)}", highlight=False)
         return
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from rich.table import Table
 
     table = Table(title=f"LAMMPS potentials ({catalogue.directory})", title_justify="left")

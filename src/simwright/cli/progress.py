@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     Progress,
@@ -167,7 +168,6 @@ class RichObserver:
 
 
 def _escape(text: str) -> str:
-    from rich.markup import escape
 
     return escape(text)
 

@@ -78,6 +78,7 @@ def params_json(row: RunRow) -> Any:
 
 def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
     """The object ``simwright run --json`` prints: id, status, results and artifacts."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.results import ProtocolResult
 
     row = store.get_run(outcome.run_id)
@@ -246,6 +247,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
             ],
         }
     )
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.usage.view import usage_json
 
     data["usage"] = usage_json(store, row.id)
@@ -347,6 +349,7 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
             )
     if data.get("error"):
         console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
+    # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.agents.usage.view import usage_lines_from_json
 
     for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final
 
+import h5py
 import numpy as np
 
 from simwright.contract.detect import decode_text, detect_kind, is_dcd, load_json
@@ -76,8 +77,6 @@ def _describe(path: Path) -> Lines:
 
 
 def _table_lines(path: Path) -> Lines:
-    import h5py
-
     with h5py.File(path, "r") as h5:
         schema = h5.attrs.get(SCHEMA_KEY)
         if schema is None:

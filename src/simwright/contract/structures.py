@@ -37,6 +37,7 @@ def write_structure(
     ``info`` holds extra per-frame metadata (str, int, float, bool or short
     arrays). Note that extxyz parses numeric-looking strings back as numbers.
     """
+    # lazy: ase.io takes ~1 s to import
     from ase.io import write
 
     path = Path(path)
@@ -92,6 +93,7 @@ def read_structure_info(path: Path, index: int = -1) -> dict[str, Any]:
 
 
 def _read_frames(path: Path, index: int | str) -> list[Any]:
+    # lazy: ase.io takes ~1 s to import
     from ase.io import read
 
     if not path.is_file():

@@ -19,11 +19,12 @@ import numpy as np
 from ase.units import Bohr, Ry
 
 from simwright.dft.conditions import MAGNETIC_MOMENTS, ConditionReport, decide_conditions
-from simwright.dft.kg_rules import Value
+from simwright.dft.kg_rules import HYBRIDS, Value
 from simwright.dft.knowledge_graph import KnowledgeGraph, load_knowledge_graph, split_name
 from simwright.dft.request import SMEARING_NAMES, DftRequest
 from simwright.dft.structures import BuiltStructure, MaterialsProjectFetcher, build_structure
 from simwright.dft.validation import errors, validate_input
+from simwright.engines.espresso.pseudo import functional_family
 from simwright.engines.espresso.pseudo_library import (
     PseudoLibrary,
     PseudoSelection,
@@ -292,9 +293,6 @@ def recommend(
 
 def _check_input_dft(template: PwInput, pseudos: PseudoSelection) -> None:
     """Refuse an ``input_dft`` that silently replaces the files' functional (hybrids aside)."""
-    from simwright.dft.kg_rules import HYBRIDS
-    from simwright.engines.espresso.pseudo import functional_family
-
     value = template.get("system", "input_dft")
     if not isinstance(value, str) or value.lower() in HYBRIDS:
         return

@@ -41,9 +41,9 @@ from simwright.dft.kg_rules import Value
 from simwright.dft.knowledge_graph import KnowledgeGraph
 from simwright.dft.proposers import FixRequest, ProposerTier, relevant_nodes
 from simwright.dft.validation import Problem, errors, validate_input
-from simwright.engines.base import tail
 from simwright.engines.espresso.pw import PwRun
 from simwright.engines.espresso.template import PwInput
+from simwright.store.records import tail
 
 State = Literal["entry", "generate", "validate", "run", "diagnose", "repair", "success", "failure"]
 PwRunner = Callable[[PwInput, Path], PwRun]

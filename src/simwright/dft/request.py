@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from ase.data import chemical_symbols
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from simwright.dft.structures import PROTOTYPES, TWO_D, StructureSpec
 from simwright.engines.confine import plain_name
+from simwright.engines.espresso.pseudo import canonical_functional
 from simwright.engines.espresso.template import path_variables
 from simwright.errors import ParseError
-from simwright.protocols.text import find_elements, has_word
+from simwright.text import find_elements, has_word
 
 Calculation = Literal["scf", "relax", "vc-relax"]
 NamelistValue = bool | int | float | str
@@ -135,8 +137,6 @@ class DftRequest(BaseModel):
     @field_validator("functional")
     @classmethod
     def _known_functional(cls, value: str | None) -> str | None:
-        from simwright.engines.espresso.pseudo import canonical_functional
-
         if value is None:
             return None
         try:
@@ -268,8 +268,6 @@ def _single_formula(text: str) -> str:
 
 
 def _is_formula(token: str) -> bool:
-    from ase.data import chemical_symbols
-
     parts = re.findall(r"([A-Z][a-z]?)(\d*)", token)
     return (
         bool(parts)

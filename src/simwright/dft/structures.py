@@ -124,6 +124,7 @@ def reference_lattice(element: str) -> tuple[str, float, float | None]:
 
 def build_bulk(spec: StructureSpec) -> BuiltStructure:
     """A primitive bulk cell of an element or a known binary compound."""
+    # lazy: ase.build takes ~1 s to import
     from ase.build import bulk
 
     notes: list[str] = []
@@ -161,6 +162,7 @@ def build_bulk(spec: StructureSpec) -> BuiltStructure:
 
 def build_surface(spec: StructureSpec) -> BuiltStructure:
     """A slab of an elemental crystal with vacuum along z (ASE's surface builders)."""
+    # lazy: ase.build takes ~1 s to import
     import ase.build
 
     if spec.name not in atomic_numbers:
@@ -183,6 +185,7 @@ def build_surface(spec: StructureSpec) -> BuiltStructure:
 
 def build_molecule(spec: StructureSpec) -> BuiltStructure:
     """A molecule from ASE's G2 set, centred in a box with vacuum between images."""
+    # lazy: ase.build takes ~1 s to import
     from ase.build import molecule
     from ase.collections import g2
 
@@ -200,6 +203,7 @@ def build_molecule(spec: StructureSpec) -> BuiltStructure:
 
 def build_two_d(spec: StructureSpec) -> BuiltStructure:
     """A single layer (graphene, hBN, MoS2) with vacuum along z."""
+    # lazy: ase.build takes ~1 s to import
     from ase.build import graphene, mx2
 
     if spec.name not in TWO_D:
@@ -216,6 +220,7 @@ def build_two_d(spec: StructureSpec) -> BuiltStructure:
 
 def build_spacegroup(spec: StructureSpec) -> BuiltStructure:
     """A crystal from a space group, Wyckoff positions and cell parameters."""
+    # lazy: ase.spacegroup takes ~1 s to import
     from ase.spacegroup import crystal
 
     if spec.spacegroup is None or not spec.basis or spec.cellpar is None:
@@ -232,6 +237,7 @@ def build_spacegroup(spec: StructureSpec) -> BuiltStructure:
 
 def read_structure_file(spec: StructureSpec) -> BuiltStructure:
     """A structure from a CIF, POSCAR or extxyz file (its kind guessed from its periodicity)."""
+    # lazy: ase.io takes ~1 s to import
     from ase.io import read
 
     if not spec.path:

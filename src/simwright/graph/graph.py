@@ -108,13 +108,6 @@ class Graph:
         """The first step."""
         return self.steps[0]
 
-    def step_class(self, label: str) -> type[Step]:
-        """The step class called ``label``."""
-        for s in self.steps:
-            if s.label() == label:
-                return s
-        raise GraphError(f"graph {self.name!r} has no step {label!r}")
-
     def allows(self, source: type[Step], result: object) -> bool:
         """True if ``source`` declared the type of ``result`` as a successor."""
         allowed = self.edges.get(source.label(), ())

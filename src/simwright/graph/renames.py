@@ -51,7 +51,7 @@ MODULE_RENAMES: Final[dict[str, str]] = {
     "simwright.agents.providers": "simwright.agents.setup.providers",
     "simwright.agents.tiers": "simwright.agents.setup.tiers",
     "simwright.agents.context": "simwright.agents.setup.bundle",
-    "simwright.agents.setup": "simwright.agents.setup.assemble",
+    "simwright.agents.setup": "simwright.agents.assemble",
     "simwright.agents.prompts": "simwright.agents.setup.prompts",
     "simwright.agents.tokens": "simwright.agents.usage.tokens",
     "simwright.agents.ledger": "simwright.agents.usage.ledger",
@@ -98,10 +98,17 @@ MODULE_RENAMES: Final[dict[str, str]] = {
     "simwright.knowledge.lexical": "simwright.knowledge.planner.lexical",
     "simwright.campaign.context": "simwright.campaign.wiring",
     "simwright.campaign.registry": "simwright.campaign.segment_engines",
+    "simwright.protocols.text": "simwright.text",
+    "simwright.protocols.requests": "simwright.knowledge.requests",
+    "simwright.agents.setup.assemble": "simwright.agents.assemble",
 }
 
 #: Old ``module:qualname`` -> new ``module:qualname`` (a class moved alone or was renamed).
 CLASS_RENAMES: Final[dict[str, str]] = {
+    # 0.2: shared pieces moved down a layer (graph and store no longer import engines).
+    "simwright.engines.base:EngineCall": "simwright.store.records:EngineCall",
+    "simwright.agents.setup.config:Caps": "simwright.agents.usage.caps:Caps",
+    "simwright.agents.setup.config:Price": "simwright.agents.usage.caps:Price",
     # 0.3: lattice_constant and dft_eos run the shared EOS sub-graph (simwright.steps.eos);
     # their old steps load as legacy steps that upgrade to it when a run resumes.
     "simwright.protocols.lattice_constant:BuildCrystal": (

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from simwright import __version__
-from simwright.engines.base import EngineCall, kill_orphaned_engine
 from simwright.errors import EngineError, GraphError, NeedsReview, SimwrightError, StoreError
 from simwright.graph import codec
 from simwright.graph.artifacts import check_required
@@ -31,8 +30,9 @@ from simwright.graph.graph import Graph
 from simwright.graph.lock import run_lock
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Done, Step, upgraded
+from simwright.processes import kill_orphaned_engine
 from simwright.settings import Settings
-from simwright.store.records import EventRecord, StepOutcome
+from simwright.store.records import EngineCall, EventRecord, StepOutcome
 from simwright.store.store import Store
 
 

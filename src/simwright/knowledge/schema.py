@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from simwright.units import unit_registry
+
 Scalar = bool | int | float | str
 """A scalar parameter value (bool first, so YAML ``true`` stays a bool)."""
 Value = Scalar | list[Scalar]
@@ -30,10 +32,8 @@ _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 def check_unit(unit: str) -> str:
     """``unit`` if pint parses it, else :class:`ValueError` naming it."""
-    from simwright.knowledge.planner.quantities import registry
-
     try:
-        registry().parse_units(unit)
+        unit_registry().parse_units(unit)
     except Exception as exc:  # pint raises several unrelated types
         raise ValueError(f"{unit!r} is not a unit pint understands") from exc
     return unit

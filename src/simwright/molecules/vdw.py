@@ -19,6 +19,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
+from scipy.stats import qmc
 
 from simwright.errors import ValidationError
 from simwright.molecules.library import Molecule
@@ -93,8 +94,6 @@ def _union_volume(radii: tuple[float, ...], coords: tuple[float, ...]) -> float:
 @lru_cache(maxsize=4)
 def _unit_ball_points(n: int) -> np.ndarray:
     """n points uniformly filling the unit ball, from a fixed 3-d Halton sequence."""
-    from scipy.stats import qmc  # imported here: scipy.stats takes ~0.3 s to import
-
     u = qmc.Halton(d=3, scramble=False).random(n + 1)[1:]
     radius = np.cbrt(u[:, 0])
     cos_t = 1.0 - 2.0 * u[:, 1]

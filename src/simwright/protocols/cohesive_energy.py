@@ -16,23 +16,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field
 from typing_extensions import override
 
-from simwright.builders import BulkSpec
-from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import sizing
 from simwright.protocols.inputs import crystal_inputs
-from simwright.protocols.lattice_constant import Lattice
 from simwright.protocols.registry import Protocol
-from simwright.protocols.solid_engine import SolidEngineParams, engine_request
-from simwright.protocols.text import find_elements, has_word
+from simwright.protocols.solid_engine import SolidEngineParams, solid_request
 from simwright.results import ProtocolResult, Quantity
 from simwright.steps.eos import StrainScan
 from simwright.steps.lattice import LatticeFit, relax_lattice
 from simwright.steps.report import report_result
-from simwright.structure import Structure, is_element
+from simwright.structure import Structure
 
 PROPERTIES = ("cohesive_energy", "lattice_constant")
 
@@ -42,23 +38,10 @@ class CohesiveEnergyParams(SolidEngineParams):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strain_percent: float = Field(3.0, gt=0, le=20, description="± isotropic strain range (%)")
     n_points: int = Field(7, ge=5, le=101, description="volumes in the EOS scan")
     eos: Literal["birchmurnaghan", "murnaghan", "vinet", "sj"] = "birchmurnaghan"
     box_a: float = Field(20.0, ge=12, le=60, description="periodic box of the isolated atom (Å)")
-
-    @field_validator("element")
-    @classmethod
-    def _known_element(cls, value: str) -> str:
-        if not is_element(value):
-            raise ValueError(f"unknown element {value!r}")
-        return value
-
-    def crystal(self) -> BulkSpec:
-        """The conventional cubic cell to relax."""
-        return BulkSpec(self.element, self.lattice, self.a_guess_a, cubic=True)
 
 
 @dataclass(frozen=True)
@@ -153,23 +136,7 @@ _TRIGGER = re.compile(r"\bcohesive\s+energ(?:y|ies)\b|\bbinding\s+energy\s+of\s+
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Parameters from 'cohesive energy of Cu with the Mishin EAM potential'."""
-    if not _TRIGGER.search(text.lower()):
-        return None
-    if has_word(text, "dft", "pbe", "lda", "pw.x", "espresso"):
-        return None
-    elements = find_elements(text)
-    if len(elements) != 1:
-        raise ParseError(
-            "cohesive energy needs exactly one element, e.g. 'cohesive energy of Cu with "
-            f"the Mishin EAM potential' (found: {', '.join(elements) or 'none'})"
-        )
-    raw: dict[str, Any] = {"element": elements[0], **engine_request(text)}
-    lattices = [name for name in ("fcc", "bcc", "sc", "diamond") if has_word(text, name)]
-    if len(lattices) > 1:
-        raise ParseError(f"the request names several lattices ({', '.join(lattices)})")
-    if lattices:
-        raw["lattice"] = lattices[0]
-    return raw
+    return solid_request(text, _TRIGGER, "cohesive energy of Cu with the Mishin EAM potential")
 
 
 def start(p: CohesiveEnergyParams) -> RelaxCrystal:

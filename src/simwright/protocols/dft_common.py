@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from typing_extensions import override
 
-from simwright.contract import SCHEMA_VERSION, read_table
+from simwright.contract import SCHEMA_VERSION, read_structure, read_table
 from simwright.dft.handlers import RepairContext
 from simwright.dft.knowledge_graph import load_knowledge_graph
 from simwright.dft.recommender import Recommendation, recommend
@@ -251,8 +251,6 @@ class Report(Step):
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
-        from simwright.contract import read_structure
-
         final = read_structure(ctx.path(self.structure))
         values = summary_values(ctx, self.summary, self.forces, len(final), final.volume_a3)
         values["pw_runs"] = Quantity(float(self.pw_runs), "1", source=self.recovery.path)

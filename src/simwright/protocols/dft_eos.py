@@ -25,8 +25,8 @@ from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_energies import PwEnergies
 from simwright.protocols.dft_words import asks_property
 from simwright.protocols.inputs import dft_inputs
-from simwright.protocols.lattice_constant import EXPERIMENT_A, KITTEL
 from simwright.protocols.registry import Protocol
+from simwright.protocols.solid_engine import EXPERIMENT_A, KITTEL
 from simwright.results import Reference
 from simwright.steps.eos import EosPlan, EosText, FitEOS, Report, ScanVolumes, StrainScan
 

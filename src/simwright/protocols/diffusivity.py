@@ -10,6 +10,7 @@ the fit plot and the MSD table. Systems: SPC/E water and Lennard-Jones argon.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,16 +22,22 @@ from simwright.analysis.density import closest_frame_to_mean
 from simwright.analysis.einstein import einstein_diffusion, yeh_hummer_correction
 from simwright.analysis.msd import mean_squared_displacement
 from simwright.analysis.trajectory_io import AtomSelection, read_positions
-from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
+from simwright.contract import (
+    SCHEMA_VERSION,
+    Column,
+    Table,
+    read_structure,
+    read_table,
+    write_table,
+)
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
 from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
-from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
+from simwright.protocols.md_common import MIN_FRAMES, SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import has_word
 from simwright.results import ArtifactRef, ProtocolResult
 from simwright.steps.md import (
     minimize_packed,
@@ -40,10 +47,9 @@ from simwright.steps.md import (
     snapshots,
     steps_for,
 )
+from simwright.text import has_word
 
 System = Literal["spce_water", "lj_argon"]
-MIN_FRAMES = 250
-"""Fewest frames a production segment stores, so that every MSD block can be fitted."""
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     # SPC/E water at ambient conditions: NPT at 1 atm, 216 molecules (a small but
@@ -192,8 +198,6 @@ class Equilibrate(Step):
         )
         ff = forcefield_of(SYSTEMS[p.system])
         if self.start.kind == "structure":
-            from simwright.contract import read_structure
-
             result = segment(ctx, spec, ff, structure=read_structure(ctx.path(self.start)))
         else:
             result = segment(ctx, spec, ff, restart=self.start)
@@ -392,8 +396,6 @@ def parse_request(text: str) -> dict[str, Any] | None:
 
 
 def _quantities(text: str) -> dict[str, Any]:
-    import re
-
     out: dict[str, Any] = {}
     temps = re.findall(r"(-?\d+(?:\.\d+)?)\s*K\b", text)
     if len(set(temps)) > 1:

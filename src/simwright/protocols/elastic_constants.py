@@ -33,7 +33,6 @@ from simwright.analysis.elastic import (
     to_voigt,
     vrh,
 )
-from simwright.builders import BulkSpec
 from simwright.contract import (
     SCHEMA_VERSION,
     Column,
@@ -42,19 +41,15 @@ from simwright.contract import (
     read_table,
     write_table,
 )
-from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import sizing
 from simwright.protocols.inputs import crystal_inputs
-from simwright.protocols.lattice_constant import Lattice
 from simwright.protocols.registry import Protocol
-from simwright.protocols.solid_engine import SolidEngineParams, engine_request
-from simwright.protocols.text import find_elements, has_word
+from simwright.protocols.solid_engine import SolidEngineParams, solid_request
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.eos import StrainScan
 from simwright.steps.lattice import LatticeFit, relax_lattice
 from simwright.steps.report import report_result
-from simwright.structure import is_element
 
 PROPERTIES = ("c11", "c12", "c44", "bulk_modulus", "lattice_constant")
 
@@ -64,8 +59,6 @@ class ElasticConstantsParams(SolidEngineParams):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strains_percent: tuple[float, ...] = Field(
         (0.5, 1.0), min_length=1, description="strain magnitudes, each applied with both signs (%)"
     )
@@ -76,13 +69,6 @@ class ElasticConstantsParams(SolidEngineParams):
     eos_points: int = Field(7, ge=5, le=101)
     eos: Literal["birchmurnaghan", "murnaghan", "vinet", "sj"] = "birchmurnaghan"
 
-    @field_validator("element")
-    @classmethod
-    def _known_element(cls, value: str) -> str:
-        if not is_element(value):
-            raise ValueError(f"unknown element {value!r}")
-        return value
-
     @field_validator("strains_percent")
     @classmethod
     def _small_strains(cls, value: tuple[float, ...]) -> tuple[float, ...]:
@@ -91,10 +77,6 @@ class ElasticConstantsParams(SolidEngineParams):
                 "each strain must lie in (0, 3] %: larger strains leave the linear regime"
             )
         return value
-
-    def crystal(self) -> BulkSpec:
-        """The conventional cubic cell to relax."""
-        return BulkSpec(self.element, self.lattice, self.a_guess_a, cubic=True)
 
     def ions_relaxed(self) -> bool:
         """Whether the ions relax at fixed cell: asked, or a basis with free internal
@@ -286,23 +268,7 @@ _TRIGGER = re.compile(r"\belastic\s+(?:constants?|stiffness|moduli|tensor)\b|\bc
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Parameters from 'elastic constants of Cu with the Mishin EAM potential'."""
-    if not _TRIGGER.search(text.lower()):
-        return None
-    if has_word(text, "dft", "pbe", "lda", "pw.x", "espresso"):
-        return None
-    elements = find_elements(text)
-    if len(elements) != 1:
-        raise ParseError(
-            "elastic constants need exactly one element, e.g. 'elastic constants of Cu with "
-            f"the Mishin EAM potential' (found: {', '.join(elements) or 'none'})"
-        )
-    raw: dict[str, Any] = {"element": elements[0], **engine_request(text)}
-    lattices = [name for name in ("fcc", "bcc", "sc", "diamond") if has_word(text, name)]
-    if len(lattices) > 1:
-        raise ParseError(f"the request names several lattices ({', '.join(lattices)})")
-    if lattices:
-        raw["lattice"] = lattices[0]
-    return raw
+    return solid_request(text, _TRIGGER, "elastic constants of Cu with the Mishin EAM potential")
 
 
 def start(p: ElasticConstantsParams) -> RelaxCrystal:

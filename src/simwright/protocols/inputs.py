@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from simwright.builders import BulkSpec
+from simwright.builders.crystals import build_bulk
+from simwright.engines.packmol.launcher import PackmolLauncher
 from simwright.errors import EngineError, ValidationError
+from simwright.molecules import get_molecule
+from simwright.protocols.md_common import SYSTEMS, forcefield_of, launcher
 from simwright.settings import Settings
 
 
@@ -29,7 +35,6 @@ _MLIP_MODULES = {"chgnet": "chgnet", "sevennet": "sevenn"}
 
 def lattice_constant_inputs(params: Any, settings: Settings) -> BuiltInputs:
     """The crystal and the energy engine of ``lattice_constant``."""
-    from simwright.builders import BulkSpec
 
     spec = BulkSpec(params.element, params.resolved_lattice(), params.resolved_a(), cubic=True)
     return solid_inputs(params, spec, settings)
@@ -43,7 +48,6 @@ def crystal_inputs(params: Any, settings: Settings) -> BuiltInputs:
 def solid_inputs(params: Any, spec: Any, settings: Settings) -> BuiltInputs:
     """The crystal of ``spec`` and the energy engine of ``params`` (a catalogued LAMMPS
     potential, or an ASE calculator: its extra must be installed and its name allowed)."""
-    from simwright.builders.crystals import build_bulk
 
     crystal = build_bulk(spec)
     cell = crystal.cell
@@ -68,7 +72,6 @@ def solid_inputs(params: Any, spec: Any, settings: Settings) -> BuiltInputs:
 
 
 def _lammps(settings: Settings) -> str:
-    from simwright.protocols.md_common import launcher
 
     try:
         lmp = launcher(settings)
@@ -81,14 +84,11 @@ def _lammps(settings: Settings) -> str:
 
 def md_inputs(params: Any, settings: Settings) -> BuiltInputs:
     """The force field, the molecule and the engines of an MD protocol."""
-    from simwright.engines.packmol import packmol_available
-    from simwright.molecules import get_molecule
-    from simwright.protocols.md_common import SYSTEMS, forcefield_of
 
     system = SYSTEMS[params.system]
     ff = forcefield_of(system)
     molecule = get_molecule(system.molecule)
-    if not packmol_available():
+    if not PackmolLauncher.from_settings(settings).available():
         raise EngineError("PACKMOL is needed to pack the liquid and was not found on PATH")
     n = getattr(params, "n_molecules", None) or getattr(params, "n_atoms", None)
     return BuiltInputs(
@@ -103,8 +103,7 @@ def md_inputs(params: Any, settings: Settings) -> BuiltInputs:
 
 def dft_inputs(params: Any, settings: Settings) -> BuiltInputs:
     """The structure, pseudopotentials and complete pw.x input of a DFT protocol."""
-    from pathlib import Path
-
+    # lazy: only the DFT protocols need the recommender and the pw.x modules
     from simwright.dft.recommender import recommend
     from simwright.engines.espresso.launcher import PwLauncher
     from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs

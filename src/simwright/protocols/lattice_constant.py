@@ -15,35 +15,15 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from ase.data import atomic_numbers, reference_states
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field
 
-from simwright.builders import BulkSpec
-from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph
 from simwright.protocols import sizing
 from simwright.protocols.inputs import lattice_constant_inputs
 from simwright.protocols.registry import Protocol
-from simwright.protocols.solid_engine import SolidEngineParams, engine_request
-from simwright.protocols.text import find_elements, has_word
+from simwright.protocols.solid_engine import EXPERIMENT_A, KITTEL, SolidEngineParams, solid_request
 from simwright.results import Reference
 from simwright.steps.eos import EOS_STEPS, BuildCrystal, EosPlan, EosText, StrainScan
-from simwright.structure import is_element
-
-Lattice = Literal["fcc", "bcc", "sc", "diamond"]
-
-EXPERIMENT_A: dict[str, float] = {
-    "Al": 4.05,
-    "Cu": 3.61,
-    "Ag": 4.09,
-    "Au": 4.08,
-    "Ni": 3.52,
-    "Pd": 3.89,
-    "Pt": 3.92,
-}
-"""Room-temperature lattice constants (Å), C. Kittel, Introduction to Solid State
-Physics, 8th ed. (Wiley, 2005), Table 1.3."""
-KITTEL = "C. Kittel, Introduction to Solid State Physics, 8th ed. (Wiley, 2005), Table 1.3"
 
 
 class LatticeConstantParams(SolidEngineParams):
@@ -52,46 +32,9 @@ class LatticeConstantParams(SolidEngineParams):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
-    a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
     strain_percent: float = Field(5.0, gt=0, le=20, description="± isotropic strain range (%)")
     n_points: int = Field(9, ge=5, le=101, description="number of volumes in the scan")
     eos: Literal["birchmurnaghan", "murnaghan", "vinet", "sj"] = "birchmurnaghan"
-
-    @field_validator("element")
-    @classmethod
-    def _known_element(cls, value: str) -> str:
-        if not is_element(value):
-            raise ValueError(f"unknown element {value!r}")
-        return value
-
-    def resolved_lattice(self) -> Lattice:
-        """The lattice to build: the given one or the element's reference structure."""
-        if self.lattice is not None:
-            return self.lattice
-        ref = reference_states[atomic_numbers[self.element]] or {}
-        sym = ref.get("symmetry")
-        if sym not in ("fcc", "bcc", "sc", "diamond"):
-            raise ValidationError(
-                f"{self.element} is not cubic in its reference state ({sym}); give a cubic lattice"
-            )
-        return sym
-
-    def resolved_a(self) -> float:
-        """The starting lattice constant (Å)."""
-        if self.a_guess_a is not None:
-            return self.a_guess_a
-        ref = reference_states[atomic_numbers[self.element]] or {}
-        if "a" not in ref:
-            raise ValidationError(
-                f"no reference lattice constant for {self.element}; give a_guess_a"
-            )
-        return float(ref["a"])  # type: ignore[arg-type]
-
-
-def crystal_spec(p: LatticeConstantParams) -> BulkSpec:
-    """The conventional cubic cell of the element."""
-    return BulkSpec(p.element, p.resolved_lattice(), p.resolved_a(), cubic=True)
 
 
 def eos_plan(p: LatticeConstantParams) -> EosPlan:
@@ -121,40 +64,19 @@ def eos_plan(p: LatticeConstantParams) -> EosPlan:
 
 def start(p: LatticeConstantParams) -> BuildCrystal:
     """The first step of the shared EOS sub-graph, with the chosen engine."""
-    return BuildCrystal(crystal_spec(p), p.engine(), eos_plan(p))
+    return BuildCrystal(p.crystal(), p.engine(), eos_plan(p))
 
 
 GRAPH = Graph.build("lattice_constant", EOS_STEPS)
 
-_LATTICES = ("fcc", "bcc", "sc", "diamond")
-_TRIGGERS = ("lattice constant", "lattice parameter", "equation of state", "eos")
+_TRIGGER = re.compile(r"\blattice (?:constant|parameter)|\bequation of state\b|\beos\b")
 
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Parameters from phrases like 'lattice constant of fcc Cu with EMT'."""
-    low = text.lower()
-    if not any(t in low for t in _TRIGGERS):
-        return None
-    mentions_dft = has_word(text, "dft", "pbe", "lda", "pbesol", "pw.x", "espresso")
-    if mentions_dft:
-        return None
-    elements = find_elements(text)
-    if not elements:
-        raise ParseError("which element? e.g. 'lattice constant of fcc Cu with EMT'")
-    if len(elements) > 1:
-        raise ParseError(
-            f"the request names several elements ({', '.join(elements)}); "
-            "this protocol handles one element"
-        )
-    raw: dict[str, Any] = {"element": elements[0]}
-    lat = [name for name in _LATTICES if has_word(text, name)]
-    if len(lat) > 1:
-        raise ParseError(f"the request names several lattices ({', '.join(lat)})")
-    if lat:
-        raw["lattice"] = lat[0]
-    raw.update(engine_request(text))
-    m = re.search(r"(\d+)\s+(?:points|volumes)", low)
-    if m:
+    raw = solid_request(text, _TRIGGER, "lattice constant of fcc Cu with EMT")
+    m = re.search(r"(\d+)\s+(?:points|volumes)", text.lower())
+    if raw is not None and m:
         raw["n_points"] = int(m.group(1))
     return raw
 

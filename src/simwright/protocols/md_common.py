@@ -28,6 +28,7 @@ from simwright.steps.md import (
 
 __all__ = [
     "MINIMIZE_STEPS",
+    "MIN_FRAMES",
     "SYSTEMS",
     "LiquidSystem",
     "SegmentFiles",
@@ -40,6 +41,11 @@ __all__ = [
     "snapshots",
     "steps_for",
 ]
+
+
+MIN_FRAMES = 250
+"""Fewest frames a diffusivity production segment stores, so that every MSD block can
+be fitted (read by the protocol and by its size estimate)."""
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import math
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from pydantic import BaseModel
 
+from simwright.engines.espresso.launcher import PwLauncher, mpirun_beside
+from simwright.engines.lammps.launcher import LammpsLauncher, find_mpirun
+from simwright.engines.packmol import PackmolLauncher
 from simwright.errors import SimwrightError, ValidationError
 from simwright.protocols.estimate import Estimate
 from simwright.protocols.registry import Protocol
@@ -176,20 +179,24 @@ def find_executables(
     return found, missing
 
 
-def _locate(name: str, settings: Settings) -> str | None:
-    from simwright.engines.lammps.launcher import find_lmp
-    from simwright.engines.packmol import find_packmol
+LAUNCHERS: Final[Mapping[str, Callable[[Settings], Any]]] = {
+    "lmp": LammpsLauncher.from_settings,
+    "packmol": PackmolLauncher.from_settings,
+    "pw.x": PwLauncher.from_settings,
+}
+"""How each executable is located: the engine adapters' own launchers
+(``[engines]`` of the settings, else the Python environment, else ``PATH``)."""
 
-    configured = settings.engine_paths.get(name)
-    if name == "pw.x":
-        configured = configured or settings.engine_paths.get("espresso") or "pw.x"
-    if configured:
-        return shutil.which(configured)
-    finders = {"lmp": find_lmp, "packmol": find_packmol}
+
+def _locate(name: str, settings: Settings) -> str | None:
+    make = LAUNCHERS.get(name)
+    if make is None:
+        return shutil.which(name)
     try:
-        return str(finders[name]()) if name in finders else shutil.which(name)
+        launcher = make(settings)
     except SimwrightError:
         return None
+    return shutil.which(str(launcher.executable))
 
 
 def _needs_mpirun(name: str, settings: Settings) -> bool:
@@ -201,8 +208,6 @@ def _needs_mpirun(name: str, settings: Settings) -> bool:
 
 
 def _mpirun_for(name: str, path: str) -> str | None:
-    from simwright.engines.espresso.launcher import mpirun_beside
-    from simwright.engines.lammps.launcher import find_mpirun
 
     if name == "pw.x":
         return shutil.which(mpirun_beside(path))

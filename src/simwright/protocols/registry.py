@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.errors import SimwrightError, ValidationError
+from simwright.plugins import load_plugin, load_plugins, plugin_names
 from simwright.settings import Settings
 
 if TYPE_CHECKING:  # kept out of the import: listing protocols must not load the graph
@@ -69,6 +69,7 @@ class Protocol:
 
     def build_inputs(self, params: BaseModel, settings: Settings) -> BuiltInputs:
         """Build every input of a run of ``params`` without running it."""
+        # lazy: the protocol catalogue reads this module without the build stage
         from simwright.protocols.inputs import BuiltInputs
 
         return BuiltInputs(()) if self.prepare is None else self.prepare(params, settings)
@@ -80,16 +81,8 @@ class Protocol:
 
 def load_protocols() -> dict[str, Protocol]:
     """All registered protocols by name (a broken plugin is reported by name)."""
-    out: dict[str, Protocol] = {}
-    for ep in entry_points(group=PROTOCOL_GROUP):
-        try:
-            proto = ep.load()
-        except Exception as exc:
-            raise SimwrightError(f"protocol plugin {ep.name!r} failed to load: {exc}") from exc
-        if not isinstance(proto, Protocol):
-            raise SimwrightError(f"protocol plugin {ep.name!r} is not a Protocol")
-        out[proto.name] = proto
-    return dict(sorted(out.items()))
+    found = load_plugins(PROTOCOL_GROUP, Protocol, what="protocol")
+    return dict(sorted((proto.name, proto) for proto in found.values()))
 
 
 class LazyProtocols(Mapping[str, "Protocol"]):
@@ -100,26 +93,24 @@ class LazyProtocols(Mapping[str, "Protocol"]):
     """
 
     def __init__(self) -> None:
-        self._points = {ep.name: ep for ep in entry_points(group=PROTOCOL_GROUP)}
+        self._names = plugin_names(PROTOCOL_GROUP)
         self._loaded: dict[str, Protocol] = {}
 
     def __getitem__(self, name: str) -> Protocol:
         if name not in self._loaded:
-            ep = self._points[name]  # KeyError for an unknown name, as a dict
-            try:
-                proto = ep.load()
-            except Exception as exc:
-                raise SimwrightError(f"protocol plugin {name!r} failed to load: {exc}") from exc
-            if not isinstance(proto, Protocol) or proto.name != name:
+            if name not in self._names:
+                raise KeyError(name)  # an unknown name, as a dict
+            proto = load_plugin(PROTOCOL_GROUP, name, Protocol, what="protocol")
+            if proto is None or proto.name != name:
                 raise SimwrightError(f"protocol plugin {name!r} is not a Protocol named {name!r}")
             self._loaded[name] = proto
         return self._loaded[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self._points))
+        return iter(self._names)
 
     def __len__(self) -> int:
-        return len(self._points)
+        return len(self._names)
 
 
 def get_protocol(name: str, protocols: Mapping[str, Protocol] | None = None) -> Protocol:

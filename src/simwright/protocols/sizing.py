@@ -12,6 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from simwright.dft.recommender import recommend
+from simwright.engines.ase.registry import check_calculator
+from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
+from simwright.engines.espresso.template import render
+from simwright.molecules import get_molecule
 from simwright.protocols.estimate import (
     Estimate,
     MdSegment,
@@ -19,7 +24,9 @@ from simwright.protocols.estimate import (
     md_estimate,
     scf_estimate,
 )
+from simwright.protocols.md_common import MIN_FRAMES, SYSTEMS
 from simwright.settings import Settings
+from simwright.steps.md import MINIMIZE_STEPS, steps_for
 
 ATOMS_PER_CELL = {"fcc": 4, "bcc": 2, "sc": 1, "diamond": 8}
 ASE_EVAL_CORE_S = {"emt": 0.01, "lj": 0.01}
@@ -28,8 +35,6 @@ ASE_EVAL_CORE_S = {"emt": 0.01, "lj": 0.01}
 
 def check_lattice_constant(params: Any, settings: Settings) -> None:
     """The calculator must be registered or allowed by this installation."""
-    from simwright.engines.ase.registry import check_calculator
-
     check_calculator(params.calculator, settings.plugins)
 
 
@@ -100,11 +105,6 @@ def elastic_constants_estimate(params: Any, settings: Settings) -> Estimate:
 
 def diffusivity_estimate(params: Any, settings: Settings) -> Estimate:
     """Minimization, equilibration, production and every allowed extension."""
-    from simwright.molecules import get_molecule
-    from simwright.protocols.diffusivity import MIN_FRAMES
-    from simwright.protocols.md_common import SYSTEMS
-    from simwright.steps.md import MINIMIZE_STEPS, steps_for
-
     p = params
     system = SYSTEMS[p.system]
     atoms = p.n_molecules * get_molecule(system.molecule).n_atoms
@@ -133,9 +133,6 @@ def diffusivity_estimate(params: Any, settings: Settings) -> Estimate:
 
 def thermal_conductivity_estimate(params: Any, settings: Settings) -> Estimate:
     """Minimization, equilibration and an NVE production sampling the heat current."""
-    from simwright.protocols.md_common import SYSTEMS
-    from simwright.steps.md import MINIMIZE_STEPS, steps_for
-
     p = params
     production = steps_for(p.production_ps, p.timestep_fs)
     segments = (
@@ -159,9 +156,6 @@ def dft_estimate(params: Any, settings: Settings) -> Estimate:
 
 
 def _recommend(params: Any, settings: Settings) -> Any:
-    from simwright.dft.recommender import recommend
-    from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
-    from simwright.engines.espresso.template import render
 
     dirs = (*default_pseudo_dirs(settings.home), *(Path(d) for d in params.pseudo_dirs))
     rec = recommend(params, PseudoLibrary(dirs))

@@ -12,13 +12,16 @@ holds. :func:`engine_request` reads the choice from a request in words.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from ase.data import atomic_numbers, reference_states
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from simwright.builders import BulkSpec
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.engines.ase.registry import calculator_names
 from simwright.errors import ParseError, ValidationError
+from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
 from simwright.potentials import (
     Potential,
     PublishedValues,
@@ -29,6 +32,9 @@ from simwright.potentials import (
 )
 from simwright.results import Reference
 from simwright.steps.energies import AseEnergies, EnergyEngine, PotentialEnergies
+from simwright.structure import is_element
+from simwright.text import find_elements, has_word
+from simwright.units import KB_EV_K
 
 CALCULATOR_WORDS: dict[str, str] = {
     "emt": "emt",
@@ -49,6 +55,22 @@ _WITH = re.compile(
 _FILLER = re.compile(r"\b(?:potential|interatomic|force field|model|lammps|mlip)\b", re.I)
 
 
+Lattice = Literal["fcc", "bcc", "sc", "diamond"]
+
+EXPERIMENT_A: dict[str, float] = {
+    "Al": 4.05,
+    "Cu": 3.61,
+    "Ag": 4.09,
+    "Au": 4.08,
+    "Ni": 3.52,
+    "Pd": 3.89,
+    "Pt": 3.92,
+}
+"""Room-temperature lattice constants (Å), C. Kittel, Introduction to Solid State
+Physics, 8th ed. (Wiley, 2005), Table 1.3."""
+KITTEL = "C. Kittel, Introduction to Solid State Physics, 8th ed. (Wiley, 2005), Table 1.3"
+
+
 class SolidEngineParams(BaseModel):
     """The engine fields shared by the solid-state protocols (a base of their parameters)."""
 
@@ -66,6 +88,43 @@ class SolidEngineParams(BaseModel):
         description="a LAMMPS potential of the catalogue by author, family or file "
         "('Mishin EAM', 'Tersoff', 'Si.sw'); replaces the calculator",
     )
+
+    lattice: Lattice | None = Field(None, description="cubic lattice; default: the element's own")
+    a_guess_a: float | None = Field(None, gt=0, description="starting lattice constant (Å)")
+
+    @field_validator("element")
+    @classmethod
+    def _known_element(cls, value: str) -> str:
+        if not is_element(value):
+            raise ValueError(f"unknown element {value!r}")
+        return value
+
+    def resolved_lattice(self) -> Lattice:
+        """The lattice to build: the given one or the element's reference structure."""
+        if self.lattice is not None:
+            return self.lattice
+        ref = reference_states[atomic_numbers[self.element]] or {}
+        sym = ref.get("symmetry")
+        if sym not in ("fcc", "bcc", "sc", "diamond"):
+            raise ValidationError(
+                f"{self.element} is not cubic in its reference state ({sym}); give a cubic lattice"
+            )
+        return sym
+
+    def resolved_a(self) -> float:
+        """The starting lattice constant (Å)."""
+        if self.a_guess_a is not None:
+            return self.a_guess_a
+        ref = reference_states[atomic_numbers[self.element]] or {}
+        if "a" not in ref:
+            raise ValidationError(
+                f"no reference lattice constant for {self.element}; give a_guess_a"
+            )
+        return float(ref["a"])  # type: ignore[arg-type]
+
+    def crystal(self) -> BulkSpec:
+        """The conventional cubic cell of the element."""
+        return BulkSpec(self.element, self.resolved_lattice(), self.resolved_a(), cubic=True)
 
     @model_validator(mode="after")
     def _engine_knows_element(self) -> SolidEngineParams:
@@ -88,9 +147,6 @@ class SolidEngineParams(BaseModel):
         kwargs takes Rahman's σ and ε (ASE's own defaults, σ = 1 Å and ε = 1 eV,
         describe no element)."""
         if self.calculator == "lj" and not self.calculator_kwargs and self.element == "Ar":
-            from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
-            from simwright.units import KB_EV_K
-
             kwargs = {"sigma": SIGMA_A, "epsilon": EPSILON_OVER_KB_K * KB_EV_K, "rc": 3 * SIGMA_A}
             return CalculatorSpec("lj", kwargs)
         return CalculatorSpec(self.calculator, self.calculator_kwargs)
@@ -181,3 +237,26 @@ def engine_request(text: str) -> dict[str, Any]:
     if name.lower() in calculator_names():
         return {"calculator": name.lower()}
     return {"potential": name}
+
+
+def solid_request(text: str, trigger: re.Pattern[str], example: str) -> dict[str, Any] | None:
+    """Raw parameters of a solid-state protocol whose requests match ``trigger``: one
+    element, its energy engine (:func:`engine_request`) and at most one cubic lattice.
+    None when ``trigger`` does not match or the request is for DFT (pw.x protocols)."""
+    if not trigger.search(text.lower()):
+        return None
+    if has_word(text, "dft", "pbe", "lda", "pw.x", "espresso"):
+        return None
+    elements = find_elements(text)
+    if len(elements) != 1:
+        raise ParseError(
+            f"exactly one element is needed, e.g. {example!r} "
+            f"(found: {', '.join(elements) or 'none'})"
+        )
+    raw: dict[str, Any] = {"element": elements[0], **engine_request(text)}
+    lattices = [name for name in ("fcc", "bcc", "sc", "diamond") if has_word(text, name)]
+    if len(lattices) > 1:
+        raise ParseError(f"the request names several lattices ({', '.join(lattices)})")
+    if lattices:
+        raw["lattice"] = lattices[0]
+    return raw

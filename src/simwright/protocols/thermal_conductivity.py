@@ -32,11 +32,11 @@ from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
 from simwright.protocols.md_common import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import has_word
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.md import equilibrate, minimize_packed, record_segment, segment, steps_for
 from simwright.steps.report import report_result
+from simwright.text import has_word
 
 ARGON_KAPPA = Reference(
     "thermal_conductivity",

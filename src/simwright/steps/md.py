@@ -19,7 +19,6 @@ from simwright.engines.lammps.segment import (
     LammpsLauncher,
     LammpsResult,
     MDSpec,
-    find_lmp,
     run_segment,
 )
 from simwright.engines.lammps.templates import SNAPSHOT_PATTERN
@@ -36,10 +35,11 @@ def launcher(settings: Settings) -> LammpsLauncher:
     ``settings.mpi_ranks`` > 0 fixes the number of ranks; ``settings.threads`` limits
     the cores used.
     """
-    lmp = Path(settings.engine_paths["lmp"]) if "lmp" in settings.engine_paths else find_lmp()
     cores = settings.cores()
     ranks = settings.mpi_ranks or cores
-    return LammpsLauncher(lmp, mpi_ranks=ranks, omp_threads=max(1, cores // ranks))
+    return LammpsLauncher.from_settings(
+        settings, mpi_ranks=ranks, omp_threads=max(1, cores // ranks)
+    )
 
 
 def segment(

@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from simwright.engines.base import EngineCall
+TAIL_CHARS = 4000
+"""How much of an engine's stdout and stderr is kept in the provenance record."""
+
+
+@dataclass(frozen=True)
+class EngineCall:
+    """The record of one call of an engine (a subprocess or an in-process calculator)."""
+
+    engine: str
+    command: str
+    version: str
+    exit_code: int
+    wall_s: float
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    workdir: str = ""
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when the engine exited with status 0."""
+        return self.exit_code == 0
+
+
+def tail(text: str, limit: int = TAIL_CHARS) -> str:
+    """The last ``limit`` characters of ``text``."""
+    return text if len(text) <= limit else text[-limit:]
 
 
 @dataclass(frozen=True)

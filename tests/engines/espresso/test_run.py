@@ -18,6 +18,7 @@ from simwright.engines.espresso.pseudo_library import SYSTEM_PSEUDO_DIR
 from simwright.engines.espresso.pw import ENGINE, PwRun, run_pw
 from simwright.engines.espresso.summary import write_pw_tables
 from simwright.engines.espresso.template import KPoints, PwInput, Species
+from simwright.settings import Settings
 from simwright.structure import Structure
 
 pytestmark = pytest.mark.skipif(
@@ -141,4 +142,5 @@ def test_mpi_launch_gives_the_same_energy(tmp_path: Path) -> None:
 
 
 def test_engine_is_registered_information() -> None:
-    assert ENGINE.name == "espresso" and ENGINE.available() and ENGINE.version().startswith("6.")
+    status = ENGINE.status(Settings(home=Path.home()))
+    assert ENGINE.name == "espresso" and status.available and status.version.startswith("6.")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.engines import needs
 from simwright.analysis.lj_eos import truncated_fugacity
 from simwright.engines.lammps.gcmc_bulk import (
     LJFluidGcmcSettings,
@@ -13,10 +14,9 @@ from simwright.engines.lammps.gcmc_bulk import (
     run_lj_gcmc,
 )
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
-from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import EngineError
 
-needs_lmp = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is not installed")
+needs_lmp = needs("lammps")
 
 TINY = LJFluidGcmcSettings(box=6.5, steps=400, equilibration_steps=200, exchange_attempts=20)
 

@@ -40,6 +40,7 @@ from simwright.forcefields import (
     lj_argon,
     spce,
 )
+from simwright.settings import Settings
 from simwright.structure import Structure
 from simwright.units import KB_EV_K
 
@@ -309,7 +310,7 @@ def test_launcher_argv_and_env(launcher: LammpsLauncher) -> None:
     assert Path(launcher.env()["LAMMPS_POTENTIALS"]).is_dir()
     with pytest.raises(ValidationError):
         LammpsLauncher(launcher.executable, mpi_ranks=0)
-    assert ENGINE.name == "lammps" and ENGINE.available()
+    assert ENGINE.name == "lammps" and ENGINE.status(Settings(home=Path.home())).available
 
 
 def test_engine_crash_raises_with_log_tail(launcher: LammpsLauncher, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from helpers.paths import TESTS
 from helpers.procs import wait_until_gone
-from simwright.engines.base import PID_FILE
+from simwright.processes import PID_FILE
 
 
 def _env(home: Path) -> dict[str, str]:

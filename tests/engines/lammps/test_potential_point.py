@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers.engines import needs
 from simwright.builders import BulkSpec, build_bulk
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
 from simwright.engines.lammps.potential_point import (
@@ -15,12 +16,11 @@ from simwright.engines.lammps.potential_point import (
     render_potential_point,
     type_order,
 )
-from simwright.engines.lammps.segment import lammps_available
 from simwright.errors import ValidationError
 from simwright.potentials import read_catalogue
 from simwright.structure import Structure
 
-pytestmark = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is needed")
+pytestmark = needs("lammps")
 
 MISHIN = "Cu_mishin1.eam.alloy"
 

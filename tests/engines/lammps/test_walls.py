@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers.engines import needs
 from simwright.engines.lammps.gcmc import (
     METHANE_TRAPPE_UA,
     GcmcCondition,
@@ -19,11 +20,10 @@ from simwright.engines.lammps.gcmc import (
     run_gcmc_segment,
 )
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
-from simwright.engines.lammps.segment import lammps_available
 from simwright.engines.lammps.walls import TABLE_NAME, WALL_KINDS, WallModel
 from simwright.units import KB_EV_K
 
-needs_lmp = pytest.mark.skipif(not lammps_available(), reason="LAMMPS (lmp) is not installed")
+needs_lmp = needs("lammps")
 
 
 def test_methane_well_depths_match_the_analytic_values_of_both_walls() -> None:

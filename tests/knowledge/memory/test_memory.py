@@ -16,8 +16,8 @@ from simwright.cli.memory import memory_app, show_text
 from simwright.graph import Runner
 from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStore, MemoryStoreError
 from simwright.knowledge.memory.from_runs import record_from_run
+from simwright.knowledge.planner.resolver import resolve_request
 from simwright.protocols import load_protocols
-from simwright.protocols.requests import resolve_request
 from simwright.settings import Settings
 from simwright.store import Store
 

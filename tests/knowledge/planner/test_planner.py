@@ -15,11 +15,11 @@ from simwright.errors import ParseError, SimwrightError, ValidationError
 from simwright.knowledge.modules import load_modules
 from simwright.knowledge.planner.plan import interpret, normalize, plan
 from simwright.knowledge.planner.quantities import find_quantities
+from simwright.knowledge.planner.resolver import resolve_request
 from simwright.knowledge.planner.selection import NotUnderstood, rank_modules
 from simwright.protocols import load_protocols
 from simwright.protocols.lattice_constant import PROTOCOL as LATTICE
-from simwright.protocols.requests import resolve_request
-from simwright.protocols.text import find_elements, find_formulas, find_phrases
+from simwright.text import find_elements, find_formulas, find_phrases
 
 MODULES = load_modules()
 DECLARED = {m.protocol for m in MODULES if m.protocol}

@@ -19,9 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from simwright.engines.base import EngineCall, run_subprocess
+from simwright.dft.file_checks import validate_pw_file
+from simwright.dft.validation import errors
+from simwright.engines.base import run_subprocess
 from simwright.engines.confine import Confinement, plain_name, shell_safe
-from simwright.errors import EngineError
+from simwright.engines.espresso.parse import parse_output
+from simwright.engines.espresso.reader import parse_pw_file
+from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher
+from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
+from simwright.errors import EngineError, ParseError
+from simwright.store.records import EngineCall
 
 SAFETY_RULES = frozenset(
     {
@@ -109,8 +116,6 @@ class LammpsAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Static policy, then (with ``lmp``) the dry run."""
-        from simwright.engines.lammps.safety.check import check_lammps_script, wheel_potentials_dir
-
         report = check_lammps_script(
             script,
             workdir,
@@ -129,8 +134,6 @@ class LammpsAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run the script; the thermo table goes to ``thermo.h5``."""
-        from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher
-
         if self.lmp is None:
             return JobResult(False, "LAMMPS (lmp) is not installed")
         launcher = LammpsLauncher(self.lmp, mpi_ranks=1, omp_threads=self.threads)
@@ -288,11 +291,6 @@ class PwAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Namelists against the knowledge graph; path variables inside ``workdir``."""
-        from simwright.dft.file_checks import validate_pw_file
-        from simwright.dft.validation import errors
-        from simwright.engines.espresso.reader import parse_pw_file
-        from simwright.errors import ParseError
-
         try:
             text = script.read_text()
             parsed = parse_pw_file(text)
@@ -309,8 +307,6 @@ class PwAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run pw.x; its facts go to ``pw_result.json``."""
-        from simwright.engines.espresso.parse import parse_output
-
         if self.executable is None or shutil.which(self.executable) is None:
             return JobResult(False, "pw.x is not installed")
         call = run_subprocess(

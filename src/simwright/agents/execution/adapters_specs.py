@@ -17,13 +17,18 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 import yaml
+from ase.eos import EquationOfState
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.agents.execution.adapters import Check, JobResult, confined
 from simwright.agents.review.reports import single_atoms
-from simwright.engines.base import EngineCall
+from simwright.analysis.convergence import fit_line
+from simwright.contract import read_table, write_structure
+from simwright.engines.ase.calculators import CalculatorSpec, energies, relax, single_point
 from simwright.errors import SimwrightError
+from simwright.store.records import EngineCall
+from simwright.structure import Structure
 
 _STRICT = ConfigDict(frozen=True, extra="forbid")
 
@@ -90,12 +95,12 @@ def _load(script: Path, model: type[BaseModel]) -> tuple[Any, str | None]:
 
 
 def _structure(spec: BulkSpec | FileSpec, workdir: Path) -> Any:
-    from simwright.structure import Structure
-
     if isinstance(spec, FileSpec):
+        # lazy: ase.io takes ~1 s to import
         from ase.io import read
 
         return Structure.from_ase(single_atoms(read(str(workdir / spec.path), index=-1)))
+    # lazy: ase.build takes ~1 s to import
     from ase.build import bulk
 
     atoms = bulk(spec.element, spec.lattice, a=spec.a_a, cubic=spec.cubic and spec.lattice != "hcp")
@@ -113,8 +118,6 @@ class AseAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Schema, structure file, and the calculator's elements."""
-        from simwright.engines.ase.calculators import CalculatorSpec
-
         task, problem = _load(script, AseTask)
         if problem:
             return Check(False, problem)
@@ -133,9 +136,6 @@ class AseAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Run the task; write ``result.json`` and ``final.extxyz``."""
-        from simwright.contract import write_structure
-        from simwright.engines.ase.calculators import CalculatorSpec, energies, relax, single_point
-
         task: AseTask = AseTask.model_validate(yaml.safe_load(script.read_text()))
         calc = CalculatorSpec(task.calculator, {})
         structure = _structure(task.structure, workdir)
@@ -171,8 +171,6 @@ class AseAdapter:
 def _scan(
     structure: Any, calc: Any, task: AseTask, calls: list[EngineCall], energies: Any
 ) -> dict[str, Any]:
-    from ase.eos import EquationOfState
-
     scales = np.linspace(
         1 - task.strain_percent / 100, 1 + task.strain_percent / 100, task.n_points
     )
@@ -204,8 +202,6 @@ class AnalysisAdapter:
 
     def check(self, script: Path, workdir: Path) -> Check:
         """Schema, table file inside ``workdir``, columns present."""
-        from simwright.contract import read_table
-
         task, problem = _load(script, AnalysisTask)
         if problem:
             return Check(False, problem)
@@ -228,9 +224,6 @@ class AnalysisAdapter:
 
     def run(self, script: Path, workdir: Path) -> JobResult:
         """Compute and write the JSON result."""
-        from simwright.analysis.convergence import fit_line
-        from simwright.contract import read_table
-
         start = time.perf_counter()
         task: AnalysisTask = AnalysisTask.model_validate(yaml.safe_load(script.read_text()))
         table = read_table(workdir / task.table)

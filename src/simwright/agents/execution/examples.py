@@ -16,12 +16,10 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStore
 from simwright.knowledge.planner.lexical import tokens
-
-if TYPE_CHECKING:
-    from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStore
 
 EXAMPLE_CHARS = 6000
 """The longest example text shown to an executor."""
@@ -92,8 +90,6 @@ class KnowledgeMemory:
 
     def remember(self, episode: Episode) -> None:
         """Write a successful episode as a memory record."""
-        from simwright.knowledge.memory.episodic import MemoryRecord
-
         if episode.outcome != "success":
             return
         self.store.add(

@@ -28,7 +28,8 @@ from simwright.agents.review.critics import Committee, Review
 from simwright.agents.review.fabrication import check_outputs
 from simwright.agents.setup import prompts
 from simwright.agents.setup.bundle import AgentContext
-from simwright.engines.base import EngineCall
+from simwright.contract import inspect_file
+from simwright.store.records import EngineCall
 
 ScriptName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,63}$")]
 ScriptText = Annotated[str, Field(min_length=1, max_length=100_000)]
@@ -152,8 +153,6 @@ async def run(ctx: RunContext[ExecutorDeps], name: ScriptName) -> str:
 
 async def inspect(ctx: RunContext[ExecutorDeps], path: FilePath) -> str:
     """A short summary of a file of the working directory (tables, structures, logs...)."""
-    from simwright.contract import inspect_file
-
     target = _path(ctx.deps, path)
     if target.is_dir():
         names = sorted(

@@ -3,10 +3,12 @@
 Planning (:mod:`.planning`, optionally after extracting a module from an article,
 :mod:`.article`) gives the subtasks. Execution runs the next runnable subtask —
 a protocol through the :class:`~simwright.graph.Runner` (:mod:`.protocol_tool`),
-anything else through its engine's executor (:mod:`.executor`) — then asks the
-orchestrator model for the next move (:mod:`.updates`) until it finishes with an
-answer that passes the fabrication guard. Everything is recorded with the run
-(:mod:`.records`); a cap reached before a call ends the run as ``budget_exceeded``.
+anything else through its engine's executor
+(:mod:`~simwright.agents.execution.executor`) — then asks the orchestrator model for
+the next move (:mod:`.updates`) until it finishes with an answer that passes the
+fabrication guard. Everything is recorded with the run
+(:mod:`~simwright.agents.usage.records`); a cap reached before a call ends the run as
+``budget_exceeded``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from simwright.agents.orchestration.board import Board, Task
 from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
 from simwright.agents.orchestration.planning import PlanCheck, Planner, planning_error
 from simwright.agents.orchestration.protocol_tool import ProtocolTool
-from simwright.agents.orchestration.resume import PLAN_EVENT, Resumed, load_state, run_lock
+from simwright.agents.orchestration.resume import PLAN_EVENT, Resumed, load_state
 from simwright.agents.orchestration.updates import UpdateState, next_update, update_agent
 from simwright.agents.replies import (
     AddSubtasks,
@@ -47,6 +49,7 @@ from simwright.agents.usage.ledger import Totals
 from simwright.agents.usage.records import AgentRecorder
 from simwright.agents.usage.tokens import TokenCounter
 from simwright.graph import Decider
+from simwright.graph.lock import run_lock
 from simwright.knowledge.modules import KnowledgeModule
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings

@@ -22,12 +22,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import anyio
+import numpy as np
 from pydantic import BaseModel
 
 from simwright.agents.replies import OutputValue, SubtaskSpec
 from simwright.agents.review.reports import SubtaskReport
-from simwright.errors import SimwrightError
+from simwright.contract import Column, Table, write_table
+from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Decider, Runner, RunObserver, RunOutcome
+from simwright.knowledge.planner.resolver import resolve
+from simwright.protocols.preflight import preflight
 from simwright.protocols.registry import Protocol
 from simwright.results import ProtocolResult, Quantity
 from simwright.settings import Settings
@@ -63,9 +67,6 @@ class ProtocolTool:
         and build stage included; explicit parameters are validated, preflighted and
         their inputs built too.
         """
-        from simwright.errors import ValidationError
-        from simwright.knowledge.planner.resolver import resolve
-        from simwright.protocols.preflight import preflight
 
         if spec.protocol is not None and spec.parameters:
             if spec.protocol not in self.protocols:
@@ -93,8 +94,6 @@ class ProtocolTool:
     async def run(self, spec: SubtaskSpec, folder: Path) -> SubtaskReport:
         """Run the protocol of ``spec`` to its end; the subtask's report (its results
         table is written in ``folder``)."""
-        from simwright.protocols.preflight import preflight
-
         try:
             proto, params = self.resolve(spec)
             checked = preflight(proto, params, self.settings).require()
@@ -167,10 +166,6 @@ def _unit(q: Quantity) -> str:
 def write_results_table(path: Path, run_id: str, result: ProtocolResult) -> Path:
     """The protocol's quantities as a one-row contract table (``<name>``, and
     ``<name>_uncertainty`` when known); return its path."""
-    import numpy as np
-
-    from simwright.contract import Column, Table, write_table
-
     columns: list[Column] = []
     for name, q in result.values.items():
         origin = f"from {run_id}/{q.source}" if q.source else f"computed by run {run_id}"

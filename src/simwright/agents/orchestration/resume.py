@@ -13,19 +13,13 @@ every model request once.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 from simwright.agents.orchestration.board import Board, Status, Task
 from simwright.agents.replies import FinalAnswer, SubtaskSpec
 from simwright.agents.review.reports import SubtaskReport
 from simwright.agents.usage.records import AgentRecorder
-from simwright.errors import StoreError
 from simwright.store import Store
 from simwright.store.models_agents import AgentSubtaskRow
 
@@ -97,21 +91,3 @@ def load_state(store: Store, recorder: AgentRecorder) -> Resumed:
     if pending is not None and pending in board.tasks:
         latest = board.tasks[pending].report
     return Resumed(request, board, latest, answer, tuple(restarted))
-
-
-@contextmanager
-def run_lock(run_dir: Path) -> Iterator[None]:
-    """Hold an exclusive lock on an agent run, so two processes never advance it at once."""
-    with (run_dir / ".lock").open("a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise StoreError(f"run {run_dir.name} is being executed by another process") from exc
-        fh.seek(0)
-        fh.truncate()
-        fh.write(str(os.getpid()))
-        fh.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import h5py
 import numpy as np
 
 _INDEXED = re.compile(r"^(?P<name>[^\[\]()]+)\[\s*(?P<i>-?\d+)\s*(?:,\s*(?P<j>-?\d+)\s*)?\]$")
@@ -44,7 +45,6 @@ def _finite(d: dict[str, float | None]) -> dict[str, float]:
 
 # -- tables ---------------------------------------------------------------------------
 def _columns(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    import h5py
 
     columns: dict[str, np.ndarray] = {}
     attrs: dict[str, Any] = {}
@@ -96,6 +96,7 @@ def _table_element(path: Path, name: str, i: int, j: int | None) -> float | None
 
 # -- structures -----------------------------------------------------------------------
 def _last_frame(path: Path) -> Any:
+    # lazy: ase.io takes ~1 s to import
     from ase.io import read
 
     atoms = read(str(path), index=-1)

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from simwright.agents.replies import OutputValue
+from simwright.contract import read_structure
+from simwright.structure import Structure
 
 STRUCTURE_SUFFIXES = (".extxyz", ".xyz", ".pdb")
 MAX_SANITY_ATOMS = 20_000
@@ -33,14 +35,11 @@ def relative(path: Path, root: Path) -> str:
 
 def structure_summary(path: Path) -> dict[str, Any]:
     """The sanity summary of the last structure in ``path`` (or why there is none)."""
-    from simwright.structure import Structure
-
     try:
         if path.suffix.lower() == ".extxyz":
-            from simwright.contract import read_structure
-
             structure = read_structure(path)
         else:
+            # lazy: ase.io takes ~1 s to import
             from ase.io import read
 
             structure = Structure.from_ase(single_atoms(read(str(path), index=-1)))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from simwright.agents.setup.config import AgentSettings, ModelRef
+from simwright.agents.setup.providers import build_model
 from simwright.agents.usage.ledger import UsageEntry, UsageLedger
 from simwright.agents.usage.tokens import TokenCounter, default_counter
 
@@ -50,7 +51,6 @@ class AgentContext:
     ) -> AgentContext:
         """A context with a fresh ledger on the settings' caps and prices."""
         if factory is None:
-            from simwright.agents.setup.providers import build_model
 
             def factory(ref: ModelRef) -> Model:
                 return build_model(ref, settings)
@@ -67,6 +67,7 @@ class AgentContext:
 
     def metered(self, ref: ModelRef, *, role: str, subtask: str = "") -> MeteredModel:
         """``ref``'s model, wrapped to check caps and book usage for ``role``/``subtask``."""
+        # lazy: optional extra [agents]
         from simwright.agents.usage.metered import MeteredModel
 
         return MeteredModel(
@@ -77,12 +78,6 @@ class AgentContext:
             role=role,
             subtask=subtask,
         )
-
-    def check_models(self) -> None:
-        """Build every configured model once, so a bad name or missing key fails early."""
-        for config in [*self.settings.roles.values(), *self.settings.critics]:
-            for ref in config.tiers:
-                self.model(ref)
 
     def note(self, kind: str, message: str, **payload: Any) -> None:
         """Record an event of the run (a no-op without a sink)."""

@@ -20,6 +20,7 @@ Sources, the environment winning over ``$SIMWRIGHT_HOME/config.toml`` (table ``[
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -28,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.agents.errors import AgentConfigError
+from simwright.agents.usage.caps import Caps, Price
 
 Role = Literal["orchestrator", "executor", "annotator", "selector", "critic", "summarizer"]
 ROLES: tuple[Role, ...] = (
@@ -86,25 +88,6 @@ class RoleConfig(BaseModel):
     def label(self) -> str:
         """``a -> b`` naming the tiers."""
         return " -> ".join(t.name for t in self.tiers)
-
-
-class Caps(BaseModel):
-    """Hard caps of one run, checked before each model request (None: no cap)."""
-
-    model_config = _FROZEN
-
-    max_requests: int | None = Field(default=200, ge=1)
-    max_tokens: int | None = Field(default=2_000_000, ge=1)
-    max_cost_usd: float | None = Field(default=None, ge=0)
-
-
-class Price(BaseModel):
-    """The price of a model in US dollars per million input and output tokens."""
-
-    model_config = _FROZEN
-
-    input_per_mtok: float = Field(ge=0)
-    output_per_mtok: float = Field(ge=0)
 
 
 class AgentSettings(BaseModel):
@@ -249,7 +232,6 @@ def _keys(env: Mapping[str, str]) -> dict[str, str]:
 def _agents_table(home: Path | None) -> dict[str, Any]:
     if home is None:
         return {}
-    import tomllib
 
     path = home / "config.toml"
     if not path.is_file():

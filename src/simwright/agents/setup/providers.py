@@ -61,12 +61,14 @@ def _build(ref: ModelRef, settings: AgentSettings) -> Model:
         key = _required_key(settings, "gemini", "GEMINI_API_KEY")
         return _openai(ref.model, ref.base_url or GEMINI_OPENAI_URL, key)
     if provider == "anthropic":
+        # lazy: optional extra [agents]
         from pydantic_ai.models.anthropic import AnthropicModel
         from pydantic_ai.providers.anthropic import AnthropicProvider
 
         key = _required_key(settings, "anthropic", "ANTHROPIC_API_KEY")
         return AnthropicModel(ref.model, provider=AnthropicProvider(api_key=key))
     if provider in ("google-gla", "google-vertex"):
+        # lazy: optional extra [agents]
         from pydantic_ai.models import infer_model
 
         return infer_model(ref.name)
@@ -77,6 +79,7 @@ def _build(ref: ModelRef, settings: AgentSettings) -> Model:
 
 
 def _openai(name: str, base_url: str | None, key: str) -> Model:
+    # lazy: optional extra [agents]
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 

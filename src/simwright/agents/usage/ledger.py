@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from simwright.agents.errors import BudgetExceeded
-from simwright.agents.setup.config import Caps, Price
+from simwright.agents.usage.caps import Caps, Price
 
 
 @dataclass(frozen=True)

@@ -10,22 +10,25 @@ runs), so ``simwright show`` lists them like any protocol step.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from simwright import __version__
 from simwright.agents.usage.ledger import UsageEntry
-from simwright.engines.base import EngineCall
+from simwright.errors import ValidationError
 from simwright.graph import codec
 from simwright.graph.runner import new_run_id
 from simwright.settings import Settings
 from simwright.store import RunRow, Store, sha256_file
 from simwright.store.models import utcnow
 from simwright.store.models_agents import AgentReviewRow, AgentSubtaskRow, AgentUsageRow
-from simwright.store.records import ArtifactRecord, EventRecord, StepOutcome
+from simwright.store.records import ArtifactRecord, EngineCall, EventRecord, StepOutcome
 
 AGENT_PROTOCOL = "agent"
 MAX_ARTIFACTS = 200
@@ -61,8 +64,6 @@ class AgentRecorder:
     @classmethod
     def reopen(cls, store: Store, run_id: str) -> AgentRecorder:
         """The recorder of a stored agent run, to resume it (status back to ``running``)."""
-        from simwright.errors import ValidationError
-
         row = store.get_run(run_id)
         if row.protocol != AGENT_PROTOCOL:
             raise ValidationError(f"run {row.id} is a {row.protocol} run, not an agent run")
@@ -79,8 +80,6 @@ class AgentRecorder:
 
     def usage_entries(self) -> list[UsageEntry]:
         """The model requests already booked for this run (a resumed ledger starts with them)."""
-        from sqlalchemy import select
-
         with self.store.transaction() as s:
             q = select(AgentUsageRow).where(AgentUsageRow.run_id == self.run_id)
             rows = s.scalars(q.order_by(AgentUsageRow.id)).all()
@@ -101,8 +100,6 @@ class AgentRecorder:
 
     def subtasks(self) -> list[AgentSubtaskRow]:
         """The run's subtask rows in the order they were planned or added."""
-        from sqlalchemy import select
-
         with self.store.transaction() as s:
             q = select(AgentSubtaskRow).where(AgentSubtaskRow.run_id == self.run_id)
             rows = list(s.scalars(q.order_by(AgentSubtaskRow.id)).all())
@@ -149,8 +146,6 @@ class AgentRecorder:
         revision: int = 0,
     ) -> None:
         """Insert or update a subtask."""
-        from sqlalchemy import select
-
         with self.store.transaction() as s:
             q = select(AgentSubtaskRow).where(
                 AgentSubtaskRow.run_id == self.run_id, AgentSubtaskRow.subtask_id == subtask_id
@@ -257,8 +252,6 @@ class AgentRecorder:
 
 
 def _hash(text: str) -> str:
-    import hashlib
-
     return hashlib.sha256(text.encode()).hexdigest()
 
 

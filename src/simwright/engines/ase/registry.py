@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
+from simwright.engines.ase.mlip import chgnet, sevennet
 from simwright.errors import ValidationError
-from simwright.plugins import import_allowed, refusal, registered
+from simwright.plugins import import_allowed, load_plugin, plugin_names, refusal
 
 CALCULATOR_GROUP: Final = "simwright.calculators"
 
@@ -23,25 +24,25 @@ Factory = Callable[..., Any]
 
 
 def _emt() -> Factory:
+    # lazy: ase.calculators.emt takes ~1 s to import
     from ase.calculators.emt import EMT
 
     return EMT
 
 
 def _lj() -> Factory:
+    # lazy: ase.calculators.lj takes ~1 s to import
     from ase.calculators.lj import LennardJones
 
     return LennardJones
 
 
 def _sevennet() -> Factory:
-    from simwright.engines.ase.mlip import sevennet
 
     return sevennet
 
 
 def _chgnet() -> Factory:
-    from simwright.engines.ase.mlip import chgnet
 
     return chgnet
 
@@ -65,7 +66,7 @@ DESCRIPTIONS: Final[Mapping[str, str]] = {
 
 def calculator_names() -> tuple[str, ...]:
     """Registered calculator names: built-in, then entry points."""
-    return (*BUILTIN, *sorted(set(registered(CALCULATOR_GROUP)) - set(BUILTIN)))
+    return (*BUILTIN, *sorted(set(plugin_names(CALCULATOR_GROUP)) - set(BUILTIN)))
 
 
 def is_known(name: str, allow: Collection[str] = ()) -> bool:
@@ -84,13 +85,8 @@ def resolve_calculator(name: str, allow: Collection[str] = ()) -> Factory:
     key = name.lower()
     if key in BUILTIN:
         return BUILTIN[key]()
-    plugins = registered(CALCULATOR_GROUP)
-    if key in plugins:
-        try:
-            factory = plugins[key].load()
-        except Exception as exc:
-            raise ValidationError(f"calculator plugin {key!r} failed to load: {exc}") from exc
-    else:
+    factory = load_plugin(CALCULATOR_GROUP, key, object, what="calculator", error=ValidationError)
+    if factory is None:
         factory = import_allowed(name, allow, what="calculator", known=calculator_names())
     if not callable(factory):
         raise ValidationError(f"calculator {name!r} is not callable")

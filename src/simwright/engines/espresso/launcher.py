@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from simwright.engines.espresso.template import INPUT_NAME
 from simwright.settings import Settings
@@ -27,6 +28,7 @@ class PwLauncher:
     ``mpirun`` first on ``PATH``), else the first on ``PATH``.
     """
 
+    name: ClassVar[str] = "espresso"
     executable: str = DEFAULT_EXECUTABLE
     mpi_ranks: int = 1
     mpirun: str = ""
@@ -41,7 +43,7 @@ class PwLauncher:
         return cls(executable=exe, mpi_ranks=max(1, settings.mpi_ranks), timeout_s=timeout_s)
 
     def argv(self, input_name: str = INPUT_NAME) -> list[str]:
-        """The command to run in the working directory."""
+        """The command to run in the working directory (pw.x reads ``-in input_name``)."""
         base = [self.executable, "-in", input_name]
         if self.mpi_ranks <= 1:
             return base

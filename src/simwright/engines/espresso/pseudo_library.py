@@ -1,6 +1,7 @@
 """A library of pseudopotentials searched in an ordered list of directories.
 
-Files are recognised by their UPF header (see :mod:`espresso_pseudo`). For a set of
+Files are recognised by their UPF header (see :mod:`~simwright.engines.espresso.pseudo`).
+For a set of
 elements and a functional the library chooses one file per element, all with the
 same functional (mixing functionals is refused), preferring scalar-relativistic
 files (fully relativistic ones need spin-orbit, about twice the cost) and, among

@@ -15,14 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from simwright.engines.base import EngineCall, run_subprocess, tail
-from simwright.engines.espresso.launcher import PwLauncher, pw_version
+from simwright.engines.base import run_subprocess, write_inputs
+from simwright.engines.espresso.launcher import PwLauncher
 from simwright.engines.espresso.live import PwFollower
 from simwright.engines.espresso.parse import (
     PwOutput,
     crash_message,
     last_structure,
-    parse_output,
     read_crash,
 )
 from simwright.engines.espresso.template import (
@@ -31,9 +30,10 @@ from simwright.engines.espresso.template import (
     OUTPUT_NAME,
     PSEUDO_SUBDIR,
     PwInput,
-    render,
+    PwTemplate,
 )
 from simwright.engines.registry import EngineInfo
+from simwright.store.records import EngineCall, tail
 from simwright.structure import Structure
 
 ENGINE_NAME = "espresso"
@@ -132,7 +132,8 @@ def run_pw(
     """
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "CRASH").unlink(missing_ok=True)
-    (workdir / INPUT_NAME).write_text(render(inp))
+    template = PwTemplate()
+    write_inputs(template.inputs(inp), workdir)
     staged = stage_pseudos(inp, workdir, pseudo_dirs)
     call = run_subprocess(
         "pw",
@@ -148,7 +149,7 @@ def run_pw(
     if not keep_scratch:
         shutil.rmtree(workdir / OUTDIR.removeprefix("./"), ignore_errors=True)
     crash = read_crash(workdir)
-    output = parse_output(text)
+    output = template.parse(inp, workdir)
     extra = {
         "input": INPUT_NAME,
         "pseudopotentials": ", ".join(f"{k} <- {v}" for k, v in staged.items()),
@@ -177,6 +178,5 @@ def _scf_monitor(output: Path, progress: Callable[[float | None, str], None]) ->
 ENGINE = EngineInfo(
     name=ENGINE_NAME,
     description="Quantum ESPRESSO pw.x: plane-wave DFT (SCF, relax, vc-relax) from UPF files",
-    version=pw_version,
-    available=lambda: PwLauncher().available(),
+    launcher=PwLauncher.from_settings,
 )

@@ -18,6 +18,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import f90nml
+
+from simwright.engines.espresso.pw_structure import to_pw_input
 from simwright.engines.espresso.template import PwInput, Value
 from simwright.errors import ParseError
 
@@ -94,8 +97,6 @@ def read_pw_input(text: str) -> PwInput:
     :class:`ParseError` for unreadable text, :class:`ValidationError` for an input
     the template cannot express (labels that are not elements, k-point lists...).
     """
-    from simwright.engines.espresso.pw_structure import to_pw_input
-
     return to_pw_input(parse_pw_file(text))
 
 
@@ -144,7 +145,6 @@ def _split(text: str) -> tuple[str, list[str]]:
 def _read_namelists(
     text: str,
 ) -> tuple[dict[str, dict[str, Value]], tuple[str, ...], tuple[str, ...]]:
-    import f90nml
 
     parser = f90nml.Parser()
     with warnings.catch_warnings(record=True) as caught:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
 from ase.data import atomic_masses, atomic_numbers
 
 from simwright.engines.confine import ConfinementError, plain_name
+from simwright.engines.espresso.parse import PwOutput, parse_output
 from simwright.errors import ValidationError
 from simwright.structure import Structure
 
@@ -257,6 +259,24 @@ def render(inp: PwInput) -> str:
     parts.append(_positions_card(inp))
     parts.append(inp.kpoints.render())
     return "".join(parts)
+
+
+@dataclass(frozen=True)
+class PwTemplate:
+    """The pw.x template (an :class:`~simwright.engines.base.EngineTemplate`).
+
+    ``inputs`` renders ``pw.in`` from a :class:`PwInput`; ``parse`` reads ``pw.stdout``
+    (an empty output when pw.x wrote none).
+    """
+
+    def inputs(self, spec: PwInput) -> dict[str, str]:
+        """``{'pw.in': text}``; the pseudopotential files are staged by the caller."""
+        return {INPUT_NAME: render(spec)}
+
+    def parse(self, spec: PwInput, workdir: Path) -> PwOutput:
+        """The parsed ``pw.stdout`` of ``workdir``."""
+        path = workdir / OUTPUT_NAME
+        return parse_output(path.read_text(errors="replace") if path.is_file() else "")
 
 
 def _species_card(inp: PwInput) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from ase.data import atomic_numbers
 
 from simwright.errors import ParseError, ValidationError
 from simwright.forcefields.base import ForceField, Topology, assign_types
@@ -163,7 +164,7 @@ def read_data_structure(
     element of each type from its mass. Positions are as stored (wrapped into the
     box by LAMMPS' ``write_data``); molecule ids are kept.
     """
-    from ase.data import atomic_numbers
+    # lazy: ase.io.lammpsdata takes ~1 s to import
     from ase.io.lammpsdata import read_lammps_data
 
     z_of_type = None

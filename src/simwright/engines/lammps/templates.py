@@ -11,9 +11,12 @@ continuous trajectory.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, Literal, NoReturn
 
+from simwright.contract import Table
+from simwright.engines.lammps.log import parse_log
 from simwright.errors import ValidationError
 from simwright.forcefields.base import ForceField
 
@@ -139,11 +142,6 @@ def _positive_float(name: str, value: object) -> None:
         _fail(name, "must be a positive finite number", value)
 
 
-def spec_fields() -> tuple[str, ...]:
-    """The field names of :class:`MDSpec`, in order (for records and schemas)."""
-    return tuple(f.name for f in fields(MDSpec))
-
-
 @dataclass(frozen=True)
 class DataStart:
     """Start a segment from a data file (path relative to the working directory).
@@ -165,6 +163,26 @@ class RestartStart:
 
 Start = DataStart | RestartStart
 """Where a segment's atoms come from."""
+
+
+@dataclass(frozen=True)
+class MDTemplate:
+    """The LAMMPS template of one MD segment (an :class:`~simwright.engines.base.EngineTemplate`).
+
+    ``inputs`` renders ``in.lammps`` for an :class:`MDSpec` with this force field and
+    start; ``parse`` reads the thermo table of the log LAMMPS wrote.
+    """
+
+    forcefield: ForceField
+    start: Start
+
+    def inputs(self, spec: MDSpec) -> dict[str, str]:
+        """``{'in.lammps': script}`` (the data or restart file is the start's)."""
+        return {INPUT_NAME: render_input(spec, self.forcefield, self.start)}
+
+    def parse(self, spec: MDSpec, workdir: Path) -> Table:
+        """The thermo output of the segment, from ``log.lammps`` in ``workdir``."""
+        return parse_log(workdir / LOG_NAME)
 
 
 def render_input(spec: MDSpec, forcefield: ForceField, start: Start) -> str:

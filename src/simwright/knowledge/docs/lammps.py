@@ -3,7 +3,7 @@
 A page is named after its file (``fix_nh.html`` -> ``fix_nh``), titled by its
 ``<h1>`` headings, and indexed by its Description's first paragraph and its Syntax
 block. The manual itself is never shipped with simwright: it is installed on the
-user's machine (:mod:`.docs_install`) or pointed to with ``--from PATH``.
+user's machine (:mod:`.install`) or pointed to with ``--from PATH``.
 """
 
 from __future__ import annotations

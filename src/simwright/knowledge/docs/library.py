@@ -14,6 +14,7 @@ from pathlib import Path
 
 from simwright.knowledge.docs.api import ApiDocs
 from simwright.knowledge.docs.dft import PwxParameters, pwx_available
+from simwright.knowledge.docs.embedder import default_embedder
 from simwright.knowledge.docs.index import Manifest, build_index, cached_index, read_manifest
 from simwright.knowledge.docs.install import InstalledManual, install_manual
 from simwright.knowledge.docs.retrieval import Embedder, Hit, Mode, RetrievalError, RetrievalIndex
@@ -62,8 +63,6 @@ class InstallReport:
 
 
 def _default_embedder() -> Embedder | None:
-    from simwright.knowledge.docs.embedder import default_embedder
-
     return default_embedder()
 
 

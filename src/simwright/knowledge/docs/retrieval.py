@@ -12,7 +12,7 @@ matches the words just as well. Each of BM25 and dense can also be used alone,
 which is what the retrieval benchmark compares.
 
 The embedder is a dependency passed in: anything with ``encode(texts) -> array``
-whose rows are unit vectors (the default one lives in :mod:`.retrieval_embedder`).
+whose rows are unit vectors (the default one lives in :mod:`.embedder`).
 """
 
 from __future__ import annotations
@@ -156,6 +156,7 @@ def in_links(pages: Sequence[DocPage]) -> NDArray[np.int64]:
 
 def _bm25(tokens: Sequence[Sequence[str]]) -> Any:
     try:
+        # lazy: optional extra [knowledge]
         from rank_bm25 import BM25Plus
     except ImportError as exc:
         raise RetrievalError(

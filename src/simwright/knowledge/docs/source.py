@@ -1,6 +1,6 @@
 """What a documentation source is: named pages plus a fingerprint that changes with them.
 
-The index cache (:mod:`.docs_index`) rebuilds a source's index when its fingerprint
+The index cache (:mod:`.index`) rebuilds a source's index when its fingerprint
 differs from the one the index was built from.
 """
 

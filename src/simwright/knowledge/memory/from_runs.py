@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from simwright.errors import SimwrightError
+from simwright.graph.codec import loads
 from simwright.knowledge.memory.episodic import MemoryRecord, MemoryStoreError
 from simwright.results import ProtocolResult
 from simwright.store import ArtifactRow, RunRow, Store
@@ -26,7 +27,6 @@ MAX_SCRIPT_BYTES = 20_000
 def _decode(text: str | None) -> Any:
     if not text:
         return None
-    from simwright.graph.codec import loads
 
     try:
         return loads(text)

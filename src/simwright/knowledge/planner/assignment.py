@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from simwright.errors import ParseError
 from simwright.knowledge.schema import ParameterSpec
-from simwright.protocols.text import PhraseMatch, find_phrases
+from simwright.text import PhraseMatch, find_phrases
 
 MAX_CUE_DISTANCE = 3
 """How many words may stand between a value and its cue."""

@@ -26,7 +26,7 @@ from simwright.knowledge.planner.assignment import Item, assign
 from simwright.knowledge.planner.quantities import FoundQuantity, dimensionality, find_quantities
 from simwright.knowledge.planner.substances import SUBSTANCES, find_compounds, find_substances
 from simwright.knowledge.schema import ParameterSpec, Scalar, Value
-from simwright.protocols.text import element_mentions, find_formulas, find_phrases, mask
+from simwright.text import element_mentions, find_formulas, find_phrases, mask
 
 _MOLAR = dimensionality("mol/L")
 _SEQUENCE_SEP = r"\s*(?:->|→|=>|,|;|then|to|and)\s*"

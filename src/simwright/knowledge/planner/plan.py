@@ -32,6 +32,7 @@ from simwright.knowledge.planner.selection import Candidate, NotUnderstood, choo
 from simwright.knowledge.planner.substances import substance_candidate
 from simwright.knowledge.schema import Value
 from simwright.protocols.registry import Protocol
+from simwright.text import find_formulas
 
 Source = Literal["given", "assumed"]
 
@@ -157,7 +158,6 @@ def _require(text: str, module: KnowledgeModule, findings: Mapping[str, Finding]
 
 def _no_compound(text: str, module: KnowledgeModule, name: str) -> None:
     """Refuse a compound where the module takes one element, saying what can build it."""
-    from simwright.protocols.text import find_formulas
 
     compounds = [f for f in find_formulas(text) if sum(c.isupper() for c in f) > 1]
     if compounds:

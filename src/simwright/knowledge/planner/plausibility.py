@@ -100,6 +100,7 @@ _STRUCTURE_WORDS = ("formula", "structure", "lattice", "facet", "layers", "vacuu
 def _buildable(structure: Any, parameters: Mapping[str, Any]) -> tuple[str, ...]:
     """A crystal, slab, molecule or layer that cannot be built is refused here, with
     the request's own words (ASE only; files and database ids are left to the run)."""
+    # lazy: ASE's builders load only when a DFT structure is checked
     from simwright.dft.structures import build_structure
     from simwright.errors import ValidationError
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from simwright.errors import ParseError
+from simwright.units import unit_registry
 
 _KELVIN = ("K", "kelvin", "Kelvin", "kelvins")
 _CELSIUS = (
@@ -153,7 +153,7 @@ class FoundQuantity:
 
     def to(self, unit: str) -> float:
         """The value converted to ``unit`` (12 significant digits)."""
-        q = registry().Quantity(self.value, self.unit).to(unit)
+        q = unit_registry().Quantity(self.value, self.unit).to(unit)
         return float(f"{float(q.magnitude):.12g}")
 
 
@@ -168,19 +168,9 @@ class FoundNumber:
 
 
 @cache
-def registry() -> Any:
-    """The pint unit registry simwright uses (with ``molal`` = mol/kg)."""
-    import pint
-
-    ureg: Any = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
-    ureg.define("molal = mole / kilogram")
-    return ureg
-
-
-@cache
 def dimensionality(unit: str) -> str:
     """Pint's dimensionality of ``unit`` as a string, e.g. '[mass] / [length] ** 3'."""
-    return str(registry().parse_units(unit).dimensionality)
+    return str(unit_registry().parse_units(unit).dimensionality)
 
 
 def _value(match: re.Match[str]) -> float:

@@ -35,18 +35,22 @@ from typing import Any
 from pydantic import BaseModel
 
 from simwright.errors import ParseError, SimwrightError, ValidationError
-from simwright.knowledge.modules import KnowledgeModule
+from simwright.knowledge.modules import KnowledgeModule, load_modules
 from simwright.knowledge.planner.extraction import CELL_WORD, TEXT_JOIN
+from simwright.knowledge.planner.lexical import BM25, tokens
 from simwright.knowledge.planner.plan import Plan, normalize, plan
 from simwright.knowledge.planner.plausibility import check
 from simwright.knowledge.planner.properties import find_properties
 from simwright.knowledge.planner.refusals import cannot_honour
 from simwright.knowledge.planner.selection import NotUnderstood, choose_module
 from simwright.knowledge.planner.stated import Stated, find_stated, fixed_reason
+from simwright.knowledge.requests import ResolvedRequest, claim, load_spec
 from simwright.protocols.preflight import Preflight
+from simwright.protocols.preflight import preflight as check_run
 from simwright.protocols.registry import Protocol
-from simwright.protocols.text import find_phrases
 from simwright.settings import Settings
+from simwright.text import find_phrases
+from simwright.textio import require_utf8
 
 
 @dataclass(frozen=True)
@@ -118,8 +122,6 @@ def resolve(
     ``default_module`` is the module used when no module's keywords match (``dft
     recommend`` uses ``dft_scf``: there, "graphene" alone means its SCF).
     """
-    from simwright.protocols.preflight import preflight as check_run
-    from simwright.textio import require_utf8
 
     require_utf8(request, "the request")
     resolution = _resolve(request.strip(), protocols, modules, default_module)
@@ -162,15 +164,12 @@ def _resolve(
     modules: Sequence[KnowledgeModule] | None,
     default_module: str | None,
 ) -> Resolution:
-    from simwright.protocols.requests import claim, load_spec
-
     if request.endswith((".yaml", ".yml")):
         if not Path(request).is_file():
             raise ParseError(f"no such spec file: {request}")
         spec = load_spec(Path(request), protocols)
         given = frozenset(spec.params.model_fields_set)
         return Resolution(spec.request, spec.protocol, spec.params, source="spec file", given=given)
-    from simwright.knowledge.modules import load_modules
 
     modules = load_modules() if modules is None else modules
     text, read_as = _conditions(normalize(request))
@@ -234,8 +233,6 @@ def _claim_property(
 ) -> tuple[Protocol, dict[str, Any]]:
     """The protocol computing the asked property claims ``text``; when none can read it,
     the refusal names the property, the protocols and what else simwright can do."""
-    from simwright.protocols.requests import claim
-
     try:
         return _claim_or_name(text, computing, claim, modules)
     except ParseError as exc:
@@ -370,7 +367,6 @@ def _module_of_claimant(
     """No module's keywords match: the module of the one protocol whose own parser
     claims ``text`` (even with a complaint), so that the module reads it, with all its
     checks. None when no such protocol has a module, or several claim it."""
-    from simwright.knowledge.planner.lexical import BM25, tokens
 
     clean, troubled = _claimants(text, protocols)
     claimants = clean or troubled
@@ -415,3 +411,18 @@ def _check_claimed(text: str, proto: Protocol, raw: Mapping[str, Any]) -> None:
             f"{s.text!r} ({s.category}) cannot be honoured by {proto.name}: "
             "its request parser does not take it; write a spec file"
         )
+
+
+def resolve_request(
+    text: str,
+    protocols: Mapping[str, Protocol],
+    modules: Sequence[KnowledgeModule] | None = None,
+) -> ResolvedRequest:
+    """Choose the protocol a request is for and validate its parameters.
+
+    The same path as ``simwright plan`` (:func:`resolve`, without settings); ``modules`` are the
+    knowledge modules to plan with (default: the shipped ones). Text that is not valid
+    UTF-8 is refused (:class:`~simwright.errors.ValidationError`).
+    """
+    resolution = resolve(text, protocols, modules)
+    return ResolvedRequest(resolution.protocol, resolution.params, resolution.request)

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from simwright.protocols.text import ACRONYMS, PhraseMatch, find_phrases
+from simwright.text import ACRONYMS, PhraseMatch, find_phrases
 
 Kind = Literal["liquid", "solvent", "salt", "gas", "ion"]
 """What role a substance usually plays in a request."""

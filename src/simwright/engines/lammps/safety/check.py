@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from simwright.engines.base import EngineCall, run_subprocess
+from simwright.engines.base import run_subprocess
 from simwright.engines.lammps.safety.policy import (
     CheckReport,
     Finding,
@@ -33,6 +33,7 @@ from simwright.engines.lammps.safety.policy import (
 )
 from simwright.engines.lammps.safety.script import Command, Word, normalize
 from simwright.errors import EngineError
+from simwright.store.records import EngineCall
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",

@@ -16,7 +16,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simwright.engines.base import EngineCall
 from simwright.engines.lammps.safety.paths import (
     Access,
     PathChecker,
@@ -39,6 +38,7 @@ from simwright.engines.lammps.safety.script import (
 )
 from simwright.engines.lammps.safety.variables import MAX_VARIANTS, VariableTable
 from simwright.errors import ParseError
+from simwright.store.records import EngineCall
 
 MAX_INCLUDE_DEPTH = 16
 """Includes nested deeper than this are refused (as a cycle)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,15 @@ from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
 from simwright.agents.orchestration.orchestrator import Orchestrator
 from simwright.agents.setup.bundle import ModelFactory
 from simwright.agents.setup.config import AgentSettings, ModelRef
+from simwright.agents.setup.providers import build_model
+from simwright.engines.espresso.launcher import PwLauncher
+from simwright.engines.lammps.launcher import LammpsLauncher
+from simwright.engines.packmol import PackmolLauncher
+from simwright.errors import EngineError
+from simwright.knowledge.docs.library import DocLibrary
+from simwright.knowledge.memory.episodic import MemoryStore
+from simwright.knowledge.modules import load_modules
+from simwright.protocols import load_protocols
 from simwright.settings import Settings
 from simwright.store import Store
 
@@ -28,25 +36,23 @@ if TYPE_CHECKING:
 
 
 def default_adapters(agent: AgentSettings, settings: Settings) -> dict[str, EngineAdapter]:
-    """An adapter per engine; LAMMPS, PACKMOL and pw.x only when installed."""
-    from simwright.engines.lammps.launcher import find_lmp
-    from simwright.engines.packmol import find_packmol
-    from simwright.errors import EngineError
-
+    """An adapter per engine; LAMMPS, PACKMOL and pw.x only when installed (located as
+    their launchers locate them: ``[engines]`` of the settings, the venv, ``PATH``)."""
     adapters: dict[str, EngineAdapter] = {"ase": AseAdapter(), "analysis": AnalysisAdapter()}
     threads = settings.threads or 1
     with contextlib.suppress(EngineError):
         adapters["lammps"] = LammpsAdapter(
-            find_lmp(),
+            LammpsLauncher.from_settings(settings).executable,
             max_steps=agent.max_md_steps,
             timeout_s=agent.engine_timeout_s,
             threads=threads,
         )
     with contextlib.suppress(EngineError):
-        adapters["packmol"] = PackmolAdapter(find_packmol(), timeout_s=agent.engine_timeout_s)
-    pw = settings.engine_paths.get("pw.x", "pw.x")
-    if shutil.which(pw):
-        adapters["pwx"] = PwAdapter(pw, timeout_s=agent.engine_timeout_s)
+        packmol = PackmolLauncher.from_settings(settings).executable
+        adapters["packmol"] = PackmolAdapter(packmol, timeout_s=agent.engine_timeout_s)
+    pw = PwLauncher.from_settings(settings)
+    if pw.available():
+        adapters["pwx"] = PwAdapter(pw.executable, timeout_s=agent.engine_timeout_s)
     return adapters
 
 
@@ -61,11 +67,6 @@ def build_orchestrator(
 ) -> Orchestrator:
     """The production orchestrator: registered protocols, shipped modules, installed
     engines, installed documentation, the home's episodic memory."""
-    from simwright.agents.setup.providers import build_model
-    from simwright.knowledge.docs.library import DocLibrary
-    from simwright.knowledge.memory.episodic import MemoryStore
-    from simwright.knowledge.modules import load_modules
-    from simwright.protocols import load_protocols
 
     def production(ref: ModelRef) -> Model:
         return build_model(ref, agent)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from helpers.paths import TESTS
 from helpers.procs import alive, wait_for_file, wait_until_gone
-from simwright.engines.base import PID_FILE
-from simwright.engines.lifetime import die_with_parent
+from simwright.lifetime import die_with_parent
+from simwright.processes import PID_FILE
 
 
 def test_a_sigkilled_simwright_takes_its_engine_and_the_engines_children_along(

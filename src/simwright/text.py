@@ -1,5 +1,6 @@
 """Small deterministic helpers for reading requests: element symbols and names,
-chemical formulas and known phrases."""
+chemical formulas and known phrases (used by the planner, the protocols and the DFT
+recommender alike)."""
 
 from __future__ import annotations
 

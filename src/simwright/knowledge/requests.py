@@ -15,10 +15,10 @@ exactly one must claim it. A spec file is the exact alternative::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 from pydantic import BaseModel
@@ -26,9 +26,6 @@ from pydantic import BaseModel
 from simwright.errors import ParseError
 from simwright.protocols.registry import Protocol, get_protocol
 from simwright.textio import read_utf8
-
-if TYPE_CHECKING:
-    from simwright.knowledge.modules import KnowledgeModule
 
 
 @dataclass(frozen=True)
@@ -61,24 +58,6 @@ def load_spec(path: Path, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
         raise ParseError(f"{path}: 'parameters' must be a mapping")
     proto = get_protocol(str(data["protocol"]), protocols)
     return ResolvedRequest(proto, proto.validate(raw), str(data.get("request", path.name)))
-
-
-def resolve_request(
-    text: str,
-    protocols: Mapping[str, Protocol],
-    modules: Sequence[KnowledgeModule] | None = None,
-) -> ResolvedRequest:
-    """Choose the protocol a request is for and validate its parameters.
-
-    The same path as ``simwright plan``
-    (:func:`simwright.knowledge.planner.resolver.resolve`); ``modules`` are the
-    knowledge modules to plan with (default: the shipped ones). Text that is not valid
-    UTF-8 is refused (:class:`~simwright.errors.ValidationError`).
-    """
-    from simwright.knowledge.planner.resolver import resolve
-
-    resolution = resolve(text, protocols, modules)
-    return ResolvedRequest(resolution.protocol, resolution.params, resolution.request)
 
 
 def claim(text: str, protocols: Mapping[str, Protocol]) -> tuple[Protocol, dict[str, Any]]:
