@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from simwright.knowledge.planner.resolver import resolve_request
 from simwright.protocols import (
     dft_bands,
     dft_cohesive,
@@ -17,7 +18,6 @@ from simwright.protocols import (
     dft_work_function,
     lattice_constant,
 )
-from simwright.protocols.requests import resolve_request
 
 PROTOCOLS = {
     p.name: p

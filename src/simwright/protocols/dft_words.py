@@ -48,7 +48,7 @@ def asks_property(text: str) -> bool:
 
 def element_symbols(text: str) -> str:
     """``text`` with element names written as symbols ("bcc iron" -> "bcc Fe")."""
-    from simwright.protocols.text import element_mentions
+    from simwright.text import element_mentions
 
     out = text
     for m in reversed(element_mentions(text)):
