@@ -30,6 +30,10 @@ from simwright.structure import Structure
 
 FORMULAS = {
     "spce_water": ("H2O", 0),
+    "tip3p_water": ("H2O", 0),
+    "tip4p2005_water": ("H2O", 0),
+    "na+": ("Na", 1),
+    "cl-": ("Cl", -1),
     "argon": ("Ar", 0),
     "methane": ("CH4", 0),
     "ec": ("C3H4O3", 0),
@@ -42,7 +46,7 @@ FORMULAS = {
 
 # Covalent bonds expected in each molecule, with the accepted length range (Å).
 BOND_RANGES = {
-    ("H", "O"): (0.95, 1.02),
+    ("H", "O"): (0.95, 1.02),  # TIP3P, TIP4P/2005: 0.9572 Å; SPC/E: 1.0 Å
     ("C", "H"): (1.05, 1.12),
     ("C", "C"): (1.48, 1.56),
     ("C", "O"): (1.16, 1.48),
@@ -50,6 +54,8 @@ BOND_RANGES = {
 }
 BOND_COUNTS = {
     "spce_water": 2,
+    "tip3p_water": 2,
+    "tip4p2005_water": 2,
     "methane": 4,
     "ec": 10,
     "dmc": 11,

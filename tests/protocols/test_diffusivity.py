@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from simwright.errors import ParseError
 from simwright.graph import Runner
 from simwright.protocols.diffusivity import PROTOCOL, DiffusivityParams, parse_request
 
@@ -105,3 +106,30 @@ def test_request_parsing() -> None:
         "n_molecules": 256,
     }
     assert parse_request("lattice constant of Cu") is None
+
+
+def test_tip4p2005_water_runs_with_its_references(store, settings) -> None:
+    out = _run(
+        store,
+        settings,
+        system="tip4p2005_water",
+        n_molecules=32,
+        equilibration_ps=1.0,
+        production_ps=2.0,
+        max_extensions=0,
+    )
+    values = out.result.values
+    assert values["diffusion_coefficient"].unit == "1e-5 cm^2/s"
+    assert values["diffusion_coefficient_yeh_hummer"].value > values["diffusion_coefficient"].value
+    assert any("Abascal" in r.citation and r.value == 2.08 for r in out.result.references)
+    assert 0.6 < values["density_mean"].value < 1.4
+
+
+def test_water_models_in_words() -> None:
+    assert parse_request("self-diffusion of TIP4P/2005 water at 298 K") == {
+        "system": "tip4p2005_water",
+        "temperature_k": 298.0,
+    }
+    assert parse_request("diffusion coefficient of TIP3P water")["system"] == "tip3p_water"  # type: ignore[index]
+    with pytest.raises(ParseError, match="'TIP5P' is not available"):
+        parse_request("self-diffusion of TIP5P water at 298 K")

@@ -24,12 +24,14 @@ from simwright.forcefields.base import (
     PairOverride,
     PairStyle,
     Shake,
-    Topology,
-    assign_types,
     mix,
 )
 from simwright.forcefields.lj_argon import lj_argon
+from simwright.forcefields.molten_salts import nacl_tosi_fumi
+from simwright.forcefields.pair_terms import BornPair, Tip4pSite
 from simwright.forcefields.spce import spce
+from simwright.forcefields.topology import Topology, assign_types
+from simwright.forcefields.water import tip3p, tip4p2005
 
 __all__ = [
     "EV_PER_KJ_MOL",
@@ -37,6 +39,7 @@ __all__ = [
     "AngleType",
     "AtomType",
     "BondType",
+    "BornPair",
     "ForceField",
     "KSpace",
     "LJParams",
@@ -46,22 +49,39 @@ __all__ = [
     "PairOverride",
     "PairStyle",
     "Shake",
+    "Tip4pSite",
     "Topology",
     "assign_types",
     "forcefield_names",
     "get_forcefield",
     "lj_argon",
     "mix",
+    "nacl_tosi_fumi",
     "spce",
+    "tip3p",
+    "tip4p2005",
 ]
 
 FORCEFIELDS: Final[Mapping[str, Callable[[], ForceField]]] = {
     "lj_argon": lj_argon,
+    "nacl_tosi_fumi": nacl_tosi_fumi,
     "spce": spce,
+    "tip3p": tip3p,
+    "tip4p2005": tip4p2005,
 }
 """Built-in force fields by name, each with its default settings."""
 
-_ALIASES: Final = {"spc/e": "spce", "spc-e": "spce", "argon": "lj_argon", "lj-argon": "lj_argon"}
+_ALIASES: Final = {
+    "spc/e": "spce",
+    "spc-e": "spce",
+    "argon": "lj_argon",
+    "lj-argon": "lj_argon",
+    "tip4p/2005": "tip4p2005",
+    "tip4p-2005": "tip4p2005",
+    "nacl": "nacl_tosi_fumi",
+    "tosi-fumi": "nacl_tosi_fumi",
+    "tosi_fumi": "nacl_tosi_fumi",
+}
 
 
 def forcefield_names() -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Classical force fields as typed, immutable values, and atom typing of a Structure.
+"""Classical force fields as typed, immutable values (atom typing: :mod:`.topology`).
 
 A :class:`ForceField` holds everything an engine template needs: atom types
 (element, mass, charge, Lennard-Jones parameters), the mixing rule for unlike
@@ -19,7 +19,7 @@ from typing import Final, Literal
 from ase.data import atomic_numbers
 
 from simwright.errors import ValidationError
-from simwright.structure import Structure
+from simwright.forcefields.pair_terms import BornPair, Tip4pSite
 
 EV_PER_KJ_MOL: Final = 1.0 / 96.48533212
 """One kJ/mol expressed in eV per particle (1 eV = 96.48533212 kJ/mol, CODATA 2018)."""
@@ -31,8 +31,9 @@ MixingRule = Literal["geometric", "arithmetic"]
 ``arithmetic`` (Lorentz–Berthelot): ε_ij = √(ε_i ε_j), σ_ij = (σ_i + σ_j) / 2.
 """
 
-PairKind = Literal["lj/cut", "lj/cut/coul/long"]
-"""Supported pair interactions: plain truncated LJ, or LJ plus real-space Ewald Coulomb."""
+PairKind = Literal["lj/cut", "lj/cut/coul/long", "lj/cut/tip4p/long", "born/coul/long"]
+"""Supported pair interactions: plain truncated LJ; LJ plus real-space Ewald Coulomb
+(three-site or TIP4P-style four-site water); Born–Mayer–Huggins plus Coulomb (ionic melts)."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ class PairStyle:
     @property
     def coulomb(self) -> bool:
         """True when the pair style includes electrostatics."""
-        return self.kind.endswith("coul/long")
+        return self.kind != "lj/cut"
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ class KSpace:
     """Long-range electrostatics: particle-particle particle-mesh at a relative accuracy."""
 
     accuracy: float = 1.0e-4
-    style: Literal["pppm"] = "pppm"
+    style: Literal["pppm", "pppm/tip4p"] = "pppm"
 
     def __post_init__(self) -> None:
         if not 0 < self.accuracy < 1:
@@ -219,6 +220,8 @@ class ForceField:
     kspace: KSpace | None = None
     constraint: Shake | None = None
     description: str = ""
+    tip4p: Tip4pSite | None = None
+    born_pairs: tuple[BornPair, ...] = ()
 
     def __post_init__(self) -> None:
         _check_unique(self.name, "atom type", [t.name for t in self.atom_types])
@@ -231,6 +234,7 @@ class ForceField:
             self.type_id(override.type_a)
             self.type_id(override.type_b)
         self._check_physics()
+        self._check_pair_terms()
 
     def _check_template(self, mol: MoleculeTemplate) -> None:
         for type_name in mol.atom_types:
@@ -253,6 +257,37 @@ class ForceField:
             raise ValidationError(
                 f"force field {self.name!r}: rigid and flexible bonds/angles cannot be mixed"
             )
+
+    def _check_pair_terms(self) -> None:
+        kind = self.pair_style.kind
+        tip4p_solver = self.kspace is not None and self.kspace.style == "pppm/tip4p"
+        if (kind == "lj/cut/tip4p/long") != (self.tip4p is not None) or (
+            self.tip4p is not None
+        ) != tip4p_solver:
+            raise ValidationError(
+                f"force field {self.name!r}: a TIP4P site needs pair style lj/cut/tip4p/long "
+                "and kspace pppm/tip4p, and they need the site"
+            )
+        if self.tip4p is not None:
+            self.type_id(self.tip4p.oxygen_type)
+            self.type_id(self.tip4p.hydrogen_type)
+            if not self.bond_types[self.bond_type_id(self.tip4p.bond_type) - 1].rigid:
+                raise ValidationError(f"force field {self.name!r}: the TIP4P O–H must be rigid")
+            self.angle_type_id(self.tip4p.angle_type)
+        if (kind == "born/coul/long") != bool(self.born_pairs):
+            raise ValidationError(
+                f"force field {self.name!r}: Born pairs need pair style born/coul/long and back"
+            )
+        if self.born_pairs:
+            for i, j, _ in self.pair_table():
+                self.born(self.atom_types[i - 1].name, self.atom_types[j - 1].name)
+
+    def born(self, type_a: str, type_b: str) -> BornPair:
+        """The Born–Mayer–Huggins parameters of a type pair (every pair must be given)."""
+        for pair in self.born_pairs:
+            if pair.matches(type_a, type_b):
+                return pair
+        raise ValidationError(f"force field {self.name!r} has no Born pair {type_a}-{type_b}")
 
     @property
     def rigid(self) -> bool:
@@ -317,83 +352,3 @@ def _index_of(ff: str, what: str, names: list[str], name: str) -> int:
     if name in names:
         return names.index(name) + 1
     raise ValidationError(f"force field {ff!r} has no {what} {name!r} ({', '.join(names)})")
-
-
-@dataclass(frozen=True)
-class Topology:
-    """A Structure typed by a force field: per-atom types, charges, molecules, bonds, angles.
-
-    ``molecule_ids`` are renumbered 1..M in order of each molecule's first atom;
-    bonds are ``(bond_type_id, i, j)`` and angles ``(angle_type_id, i, j, k)`` with
-    0-based atom indices into the Structure.
-    """
-
-    type_ids: tuple[int, ...]
-    charges_e: tuple[float, ...]
-    molecule_ids: tuple[int, ...]
-    bonds: tuple[tuple[int, int, int], ...]
-    angles: tuple[tuple[int, int, int, int], ...]
-
-    @property
-    def net_charge_e(self) -> float:
-        """The total charge (e)."""
-        return float(sum(self.charges_e))
-
-
-def assign_types(structure: Structure, forcefield: ForceField) -> Topology:
-    """Type every atom of ``structure`` by matching its molecules to the templates.
-
-    Atoms sharing a molecule id form a molecule, ordered by atom index; without
-    molecule ids every atom is its own molecule. A molecule matches the first
-    template whose element sequence equals its own (e.g. O, H, H for water).
-    """
-    groups = _molecule_groups(structure)
-    type_ids = [0] * len(structure)
-    mol_ids = [0] * len(structure)
-    bonds: list[tuple[int, int, int]] = []
-    angles: list[tuple[int, int, int, int]] = []
-    for number, atoms in enumerate(groups, start=1):
-        template = _match_template(structure, atoms, forcefield, number)
-        for position, atom in enumerate(atoms):
-            type_ids[atom] = forcefield.type_id(template.atom_types[position])
-            mol_ids[atom] = number
-        bonds += [(forcefield.bond_type_id(t), atoms[i], atoms[j]) for i, j, t in template.bonds]
-        angles += [
-            (forcefield.angle_type_id(t), atoms[i], atoms[j], atoms[k])
-            for i, j, k, t in template.angles
-        ]
-    charges = tuple(forcefield.atom_types[t - 1].charge_e for t in type_ids)
-    return Topology(tuple(type_ids), charges, tuple(mol_ids), tuple(bonds), tuple(angles))
-
-
-def _molecule_groups(structure: Structure) -> list[list[int]]:
-    if structure.molecule_ids is None:
-        return [[i] for i in range(len(structure))]
-    groups: dict[int, list[int]] = {}
-    for atom, mol in enumerate(structure.molecule_ids):
-        groups.setdefault(mol, []).append(atom)
-    return sorted(groups.values(), key=lambda atoms: atoms[0])
-
-
-def _match_template(
-    structure: Structure, atoms: list[int], forcefield: ForceField, number: int
-) -> MoleculeTemplate:
-    elements = tuple(structure.symbols[i] for i in atoms)
-    for template in forcefield.molecules:
-        if template_elements(forcefield, template) == elements:
-            return template
-    known = "; ".join(
-        f"{m.name} = {','.join(template_elements(forcefield, m))}" for m in forcefield.molecules
-    )
-    hint = "" if structure.molecule_ids is not None else " (the structure has no molecule ids)"
-    raise ValidationError(
-        f"molecule {number} (atoms {atoms[0]}..{atoms[-1]}) with elements {','.join(elements)} "
-        f"matches no molecule of force field {forcefield.name!r}{hint}; known: {known}"
-    )
-
-
-def template_elements(forcefield: ForceField, template: MoleculeTemplate) -> tuple[str, ...]:
-    """The element sequence of a molecule template."""
-    return tuple(
-        forcefield.atom_types[forcefield.type_id(t) - 1].element for t in template.atom_types
-    )

@@ -85,6 +85,23 @@ _ENTRIES: tuple[_Entry, ...] = (
         ("water", "h2o", "spce", "spc/e", "spc/e water", "spce water"),
     ),
     _Entry(
+        "tip3p_water",
+        "tip3p_water.xyz",
+        0,
+        "TIP3P water, rigid: r(OH) = 0.9572 Å, angle HOH = 104.52°, atom order O, H, H",
+        "W. L. Jorgensen et al., J. Chem. Phys. 79, 926 (1983); O at the origin",
+        ("tip3p", "tip3p water"),
+    ),
+    _Entry(
+        "tip4p2005_water",
+        "tip4p2005_water.xyz",
+        0,
+        "TIP4P/2005 water, rigid: r(OH) = 0.9572 Å, angle HOH = 104.52°, atom order O, H, H "
+        "(the massless M site is placed by the LAMMPS pair style, not stored)",
+        "J. L. F. Abascal, C. Vega, J. Chem. Phys. 123, 234505 (2005); O at the origin",
+        ("tip4p/2005", "tip4p2005", "tip4p/2005 water"),
+    ),
+    _Entry(
         "argon",
         "argon.xyz",
         0,
@@ -139,6 +156,22 @@ _ENTRIES: tuple[_Entry, ...] = (
         "lithium cation",
         "single atom at the origin",
         ("li", "lithium", "lithium ion", "li(+)", "li1+"),
+    ),
+    _Entry(
+        "na+",
+        "sodium_ion.xyz",
+        1,
+        "sodium cation",
+        "single atom at the origin",
+        ("na", "sodium", "sodium ion", "na(+)", "na1+"),
+    ),
+    _Entry(
+        "cl-",
+        "chloride_ion.xyz",
+        -1,
+        "chloride anion",
+        "single atom at the origin",
+        ("cl", "chloride", "chloride ion", "cl(-)", "cl1-"),
     ),
     _Entry(
         "pf6-",

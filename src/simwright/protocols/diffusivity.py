@@ -5,7 +5,8 @@ equilibration frame whose density is closest to the mean of the last window →
 NVT production with the linear momentum zeroed → MSD over all time origins and a
 linear fit over 10–67 % of the trajectory → if R² is below the threshold, extend the
 production (a rule, at most ``max_extensions`` times) → report D with its uncertainty,
-the fit plot and the MSD table. Systems: SPC/E water and Lennard-Jones argon.
+the fit plot and the MSD table. Systems: SPC/E, TIP3P and TIP4P/2005 water and
+Lennard-Jones argon.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import diffusivity_report as report
 from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
+from simwright.protocols.liquid_words import water_model
 from simwright.protocols.md_common import MIN_FRAMES, SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult
@@ -49,7 +51,7 @@ from simwright.steps.md import (
 )
 from simwright.text import has_word
 
-System = Literal["spce_water", "lj_argon"]
+System = Literal["spce_water", "tip3p_water", "tip4p2005_water", "lj_argon"]
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     # SPC/E water at ambient conditions: NPT at 1 atm, 216 molecules (a small but
@@ -76,6 +78,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "dump_interval_fs": 100.0,
     },
 }
+# TIP3P and TIP4P/2005 water: the same state, size and lengths as SPC/E
+DEFAULTS["tip3p_water"] = dict(DEFAULTS["spce_water"])
+DEFAULTS["tip4p2005_water"] = dict(DEFAULTS["spce_water"])
 
 
 class DiffusivityParams(BaseModel):
@@ -384,8 +389,9 @@ def parse_request(text: str) -> dict[str, Any] | None:
     low = text.lower()
     if not any(t in low for t in _TRIGGERS):
         return None
-    if has_word(text, "water", "spc/e", "spce", "h2o"):
-        system = "spce_water"
+    water = water_model(text)  # refuses a water model simwright does not have, by name
+    if water is not None:
+        system = water
     elif has_word(text, "argon", "ar", "lennard-jones", "lj"):
         system = "lj_argon"
     else:
@@ -422,6 +428,7 @@ PROTOCOL = Protocol(
     start=lambda params: Pack(params),
     examples=(
         "self-diffusion coefficient of SPC/E water at 298 K",
+        "self-diffusion of TIP4P/2005 water at 298 K",
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,

@@ -13,6 +13,7 @@ import numpy as np
 
 from simwright.contract import Table, read_table
 from simwright.graph import RunContext
+from simwright.protocols.liquid_references import DIFFUSION
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result
@@ -24,6 +25,20 @@ SPCE_VISCOSITY_PA_S = 0.729e-3
 """Shear viscosity of SPC/E water at 298 K, 1 bar: 0.729 mPa·s (M. A. González and
 J. L. F. Abascal, J. Chem. Phys. 132, 096101 (2010)); used for the finite-size
 correction only."""
+
+MODEL_VISCOSITY_PA_S = {
+    "spce_water": SPCE_VISCOSITY_PA_S,
+    "tip3p_water": 0.321e-3,
+    "tip4p2005_water": 0.855e-3,
+}
+"""Model viscosities at 298 K (González & Abascal 2010) for the Yeh–Hummer correction."""
+
+_MILLS = Reference(
+    "diffusion_coefficient",
+    2.299,
+    "1e-5 cm^2/s",
+    "experiment, water at 298.15 K: R. Mills, J. Phys. Chem. 77, 685 (1973)",
+)
 
 REFERENCES: dict[str, tuple[Reference, ...]] = {
     "spce_water": (
@@ -40,6 +55,7 @@ REFERENCES: dict[str, tuple[Reference, ...]] = {
             "experiment, water at 298.15 K: R. Mills, J. Phys. Chem. 77, 685 (1973)",
         ),
     ),
+    **{name: (*refs, _MILLS) for name, refs in DIFFUSION.items()},
     "lj_argon": (
         Reference(
             "diffusion_coefficient",
@@ -79,13 +95,14 @@ def build(
     }
     box_a = float(np.mean(thermo["volume"])) ** (1.0 / 3.0)
     notes = [f"box edge {box_a:.2f} Å; production extended {extensions} time(s)"]
-    if params.system == "spce_water":
-        dd = correction(params.temperature_k, SPCE_VISCOSITY_PA_S, box_a)
+    if params.system in MODEL_VISCOSITY_PA_S:
+        eta = MODEL_VISCOSITY_PA_S[params.system]
+        dd = correction(params.temperature_k, eta, box_a)
         values["diffusion_coefficient_yeh_hummer"] = Quantity(
             d + dd, "1e-5 cm^2/s", err, msd_ref.path
         )
         notes.append(
-            f"Yeh–Hummer finite-size correction +{dd:.3f} (η = 0.729 mPa·s, "
+            f"Yeh–Hummer finite-size correction +{dd:.3f} (η = {eta * 1e3:.3f} mPa·s, "
             "González & Abascal 2010) reported separately; D itself is uncorrected"
         )
     if r2 < params.r2_min:

@@ -58,19 +58,33 @@ class LiquidSystem:
     tracer_element: str
     """Element whose atoms represent molecular centres in the MSD (O for water)."""
     description: str
+    partners: tuple[str, ...] = ()
+    """Further molecules packed in the same number as ``molecule`` (the anion of a salt)."""
+
+    @property
+    def components(self) -> tuple[str, ...]:
+        """The molecules of one formula unit (e.g. ``na+``, ``cl-``)."""
+        return (self.molecule, *self.partners)
 
 
 SYSTEMS: dict[str, LiquidSystem] = {
     "spce_water": LiquidSystem("spce_water", "spce_water", "spce", "O", "SPC/E water"),
+    "tip3p_water": LiquidSystem("tip3p_water", "tip3p_water", "tip3p", "O", "TIP3P water"),
+    "tip4p2005_water": LiquidSystem(
+        "tip4p2005_water", "tip4p2005_water", "tip4p2005", "O", "TIP4P/2005 water"
+    ),
     "lj_argon": LiquidSystem("lj_argon", "argon", "lj_argon", "Ar", "Lennard-Jones argon"),
+    "nacl_melt": LiquidSystem(
+        "nacl_melt", "na+", "nacl_tosi_fumi", "Na", "molten NaCl (Tosi–Fumi)", ("cl-",)
+    ),
 }
 
 
 def build_liquid(
     ctx: RunContext, system: LiquidSystem, n_molecules: int, density_g_cm3: float, seed: int
 ) -> ArtifactRef:
-    """Pack ``n_molecules`` with PACKMOL at ``density_g_cm3`` and record the structure."""
-    spec = LiquidSpec(((system.molecule, n_molecules),), density_g_cm3, seed)
+    """Pack ``n_molecules`` (formula units) with PACKMOL at ``density_g_cm3``; record it."""
+    spec = LiquidSpec(tuple((m, n_molecules) for m in system.components), density_g_cm3, seed)
     return record_liquid(ctx, spec)
 
 

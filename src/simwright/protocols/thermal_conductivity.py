@@ -262,6 +262,8 @@ def parse_request(text: str) -> dict[str, Any] | None:
     low = text.lower()
     if "thermal conductivity" not in low and "green-kubo" not in low and "green–kubo" not in low:
         return None
+    if "thermal conductivity" not in low and ("viscosity" in low or "viscous" in low):
+        return None  # Green–Kubo of the stress: the viscosity protocol's
     if not has_word(text, "argon", "ar", "lennard-jones", "lj"):
         raise ParseError(
             "thermal_conductivity supports Lennard-Jones argon only "

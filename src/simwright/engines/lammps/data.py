@@ -16,7 +16,8 @@ import numpy as np
 from ase.data import atomic_numbers
 
 from simwright.errors import ParseError, ValidationError
-from simwright.forcefields.base import ForceField, Topology, assign_types
+from simwright.forcefields.base import ForceField
+from simwright.forcefields.topology import Topology, assign_types
 from simwright.structure import Structure
 
 TILT_TOLERANCE_A = 1.0e-9

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Final, Literal, NoReturn
 
 from simwright.contract import Table
+from simwright.engines.lammps.forcefield_block import constraint_lines, forcefield_block, num
 from simwright.engines.lammps.log import parse_log
 from simwright.errors import ValidationError
 from simwright.forcefields.base import ForceField
@@ -32,6 +33,7 @@ DUMP_NAME: Final = "traj.dcd"
 RESTART_NAME: Final = "final.restart"
 FINAL_DATA_NAME: Final = "final.data"
 HEAT_FLUX_NAME: Final = "heat_flux.dat"
+PRESSURE_TENSOR_NAME: Final = "pressure_tensor.dat"
 """File names, relative to the segment's working directory."""
 
 THERMO_KEYWORDS: Final = ("step", "time", "temp", "press", "pe", "ke", "etotal", "vol", "density")
@@ -58,8 +60,10 @@ class MDSpec:
     disables that output; ``heat_flux_every`` samples the heat current for
     Green–Kubo. ``zero_momentum`` removes centre-of-mass drift every
     ``momentum_every`` steps. ``min_ftol_ev_a`` is the minimizer's force tolerance.
-    ``restart_every`` writes ``snapshot.<step>.restart`` files during the run, from
-    which a later segment can start (e.g. the frame closest to the mean density).
+    ``pressure_tensor_every`` samples the pressure tensor (all six components, bar)
+    for Green–Kubo viscosity. ``restart_every`` writes ``snapshot.<step>.restart``
+    files during the run, from which a later segment can start (e.g. the frame
+    closest to the mean density).
     """
 
     ensemble: Ensemble
@@ -79,6 +83,7 @@ class MDSpec:
     momentum_every: int = 100
     min_ftol_ev_a: float = 1.0e-4
     restart_every: int = 0
+    pressure_tensor_every: int = 0
 
     def __post_init__(self) -> None:
         if self.ensemble not in ENSEMBLES:
@@ -90,6 +95,7 @@ class MDSpec:
         _non_negative_int("dump_every", self.dump_every)
         _non_negative_int("heat_flux_every", self.heat_flux_every)
         _non_negative_int("restart_every", self.restart_every)
+        _non_negative_int("pressure_tensor_every", self.pressure_tensor_every)
         for name in ("timestep_fs", "tdamp_fs", "pdamp_fs", "min_ftol_ev_a"):
             _positive_float(name, getattr(self, name))
         for name in ("temperature_k", "pressure_bar"):
@@ -112,7 +118,13 @@ class MDSpec:
         if self.ensemble == "nve" and self.temperature_k is not None and not needs_t:
             _fail("temperature_k", "is only used by nve with create_velocities", self.temperature_k)
         if self.ensemble == "minimize":
-            for name in ("temperature_k", "zero_momentum", "create_velocities", "heat_flux_every"):
+            for name in (
+                "temperature_k",
+                "zero_momentum",
+                "create_velocities",
+                "heat_flux_every",
+                "pressure_tensor_every",
+            ):
                 if getattr(self, name):
                     _fail(name, "has no meaning for minimize", getattr(self, name))
 
@@ -195,10 +207,11 @@ def render_input(spec: MDSpec, forcefield: ForceField, start: Start) -> str:
     blocks = [
         _header(spec, forcefield),
         _read_block(start),
-        _forcefield_block(forcefield),
+        forcefield_block(forcefield),
         _dynamics_block(spec, forcefield),
         _output_block(spec, continuation=isinstance(start, RestartStart)),
         _heat_flux_block(spec, forcefield),
+        _pressure_tensor_block(spec),
         _run_block(spec),
         _final_block(spec),
     ]
@@ -237,63 +250,9 @@ def _read_block(start: Start) -> str:
     )
 
 
-def _num(value: float) -> str:
-    return f"{value:.10g}"
-
-
-def _forcefield_block(ff: ForceField) -> str:
-    style = ff.pair_style
-    lines = [
-        f"# force field: {ff.name} ({ff.description or ff.reference})",
-        f"pair_style      {style.kind} {_num(style.cutoff_a)}",
-        f"pair_modify     shift {_yes(style.shift)} tail {_yes(style.tail)}",
-    ]
-    for i, j, lj in ff.pair_table():
-        lines.append(f"pair_coeff      {i} {j} {_num(lj.epsilon_ev)} {_num(lj.sigma_a)}")
-    lines += _bonded_lines(ff)
-    lines.append("special_bonds   lj/coul 0.0 0.0 0.0")
-    if ff.kspace is not None:
-        lines.append(f"kspace_style    {ff.kspace.style} {ff.kspace.accuracy:g}")
-    lines += ["neighbor        2.0 bin", "neigh_modify    every 1 delay 0 check yes"]
-    return "\n".join(lines)
-
-
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "no"
-
-
-def _bonded_lines(ff: ForceField) -> list[str]:
-    lines: list[str] = []
-    if ff.bond_types:
-        rigid = ff.bond_types[0].rigid
-        lines.append(f"bond_style      {'zero' if rigid else 'harmonic'}")
-        for n, bond in enumerate(ff.bond_types, 1):
-            k = "" if bond.k_ev_per_a2 is None else f"{_num(bond.k_ev_per_a2)} "
-            lines.append(f"bond_coeff      {n} {k}{_num(bond.length_a)}")
-    if ff.angle_types:
-        rigid = ff.angle_types[0].rigid
-        lines.append(f"angle_style     {'zero' if rigid else 'harmonic'}")
-        for n, angle in enumerate(ff.angle_types, 1):
-            k = "" if angle.k_ev_per_rad2 is None else f"{_num(angle.k_ev_per_rad2)} "
-            lines.append(f"angle_coeff     {n} {k}{_num(angle.angle_deg)}")
-    return lines
-
-
-def _constraint_lines(ff: ForceField) -> list[str]:
-    if ff.constraint is None or not ff.rigid:
-        return []
-    bonds = " ".join(str(n) for n, b in enumerate(ff.bond_types, 1) if b.rigid)
-    angles = " ".join(str(n) for n, a in enumerate(ff.angle_types, 1) if a.rigid)
-    targets = (f" b {bonds}" if bonds else "") + (f" a {angles}" if angles else "")
-    shake = ff.constraint
-    return [
-        f"fix             constrain all shake {shake.tolerance:g} {shake.max_iterations} 0{targets}"
-    ]
-
-
 def _dynamics_block(spec: MDSpec, ff: ForceField) -> str:
-    lines = [f"timestep        {_num(fs_to_ps(spec.timestep_fs))}"]
-    lines += _constraint_lines(ff)
+    lines = [f"timestep        {num(fs_to_ps(spec.timestep_fs))}"]
+    lines += constraint_lines(ff)
     lines += _integrator_lines(spec)
     if spec.zero_momentum:
         lines.append(
@@ -301,7 +260,7 @@ def _dynamics_block(spec: MDSpec, ff: ForceField) -> str:
         )
     if spec.create_velocities:
         lines.append(
-            f"velocity        all create {_num(spec.temperature_k or 0.0)} {spec.seed} "
+            f"velocity        all create {num(spec.temperature_k or 0.0)} {spec.seed} "
             "dist gaussian mom yes rot no"
         )
     return "\n".join(lines)
@@ -312,12 +271,12 @@ def _integrator_lines(spec: MDSpec) -> list[str]:
         return ["min_style       cg"]
     if spec.ensemble == "nve":
         return ["fix             integrate all nve"]
-    temp = _num(spec.temperature_k or 0.0)
-    tdamp = _num(fs_to_ps(spec.tdamp_fs))
+    temp = num(spec.temperature_k or 0.0)
+    tdamp = num(fs_to_ps(spec.tdamp_fs))
     if spec.ensemble == "nvt":
         return [f"fix             integrate all nvt temp {temp} {temp} {tdamp}"]
-    press = _num(spec.pressure_bar or 0.0)
-    pdamp = _num(fs_to_ps(spec.pdamp_fs))
+    press = num(spec.pressure_bar or 0.0)
+    pdamp = num(fs_to_ps(spec.pdamp_fs))
     return [
         f"fix             integrate all npt temp {temp} {temp} {tdamp} iso {press} {press} {pdamp}"
     ]
@@ -362,6 +321,19 @@ def _heat_flux_block(spec: MDSpec, ff: ForceField) -> str:
     )
 
 
+def _pressure_tensor_block(spec: MDSpec) -> str:
+    if not spec.pressure_tensor_every:
+        return ""
+    every = spec.pressure_tensor_every
+    return "\n".join(
+        [
+            "# pressure tensor (bar): pxx pyy pzz pxy pxz pyz, instantaneous, for Green–Kubo",
+            f"fix             pressure_tensor_out all ave/time {every} 1 {every} "
+            f"c_thermo_press[*] file {PRESSURE_TENSOR_NAME}",
+        ]
+    )
+
+
 def _run_block(spec: MDSpec) -> str:
     if spec.ensemble == "minimize":
         return f"minimize        0.0 {spec.min_ftol_ev_a:g} {spec.steps} {10 * spec.steps}"
@@ -399,5 +371,5 @@ def render_single_point(forcefield: ForceField, start: DataStart) -> str:
             "thermo          1",
         ]
     )
-    blocks = [header, _read_block(start), _forcefield_block(forcefield), output]
+    blocks = [header, _read_block(start), forcefield_block(forcefield), output]
     return "\n\n".join([*blocks, "run             0"]) + "\n"

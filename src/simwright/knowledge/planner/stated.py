@@ -388,7 +388,29 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
         "nose-hoover": "equilibration uses LAMMPS fix nvt (Nosé–Hoover)",
         "lj": "argon is a Lennard-Jones fluid",
     },
+    **{
+        name: {
+            "liquid": "the protocol simulates the liquid (or the melt)",
+            "velocity verlet": "LAMMPS integrates with velocity Verlet",
+            "nose-hoover": "LAMMPS fix nvt/npt are Nosé–Hoover",
+            "shake": "the water models are kept rigid with SHAKE",
+            "rigid": "the water models are rigid (SHAKE)",
+            "pppm": "charged systems use PPPM electrostatics",
+            "lj": "argon is the Lennard-Jones fluid of Rahman (1964)",
+        }
+        for name in ("liquid_structure", "density", "viscosity", "ionic_conductivity")
+    },
 }
+FIXED_BY_PROTOCOL["density"]["npt"] = "the density is sampled at constant pressure (NPT)"
+FIXED_BY_PROTOCOL["viscosity"]["green-kubo"] = (
+    "the protocol integrates the off-diagonal stress autocorrelation (Green–Kubo)"
+)
+FIXED_BY_PROTOCOL["viscosity"]["nvt"] = "production is NVT"
+FIXED_BY_PROTOCOL["ionic_conductivity"]["einstein"] = (
+    "the protocol fits the Einstein–Helfand relation to the charge displacement"
+)
+FIXED_BY_PROTOCOL["ionic_conductivity"]["nvt"] = "production is NVT"
+FIXED_BY_PROTOCOL["liquid_structure"]["nvt"] = "production is NVT"
 """Choices a protocol makes by its procedure: stating them is honoured, not refused."""
 
 

@@ -1,0 +1,141 @@
+"""Shear viscosity from the off-diagonal pressure tensor: Green–Kubo and Einstein–Helfand.
+
+Green–Kubo: η = V/(k_B T) ∫₀^∞ ⟨P_ab(0) P_ab(t)⟩ dt, the autocorrelation averaged over
+the three off-diagonal components xy, xz, yz (isotropic liquid); the integral is the
+plateau of its running integral chosen by :func:`simwright.analysis.green_kubo.find_plateau`
+(the first window of ``window_fs`` over which it varies by at most ``rel_tol``).
+
+Einstein (Helfand) form, the cross-check: with G_ab(t) = ∫₀^t P_ab dt',
+η = V/(2 k_B T) d⟨(G_ab(t) − G_ab(0))²⟩/dt at long times, fitted over a fractional
+window of the lags and averaged over the three components; the uncertainty is the
+standard error of the three component values.
+
+Each component's mean is subtracted first (it vanishes in equilibrium; a finite run's
+small offset would add a t² term to the Helfand moment).
+
+Units: P in bar, V in Å³, t in fs, k_B T in eV::
+
+    bar² · Å³ · fs / eV = (1e5 Pa)² · 1e-30 m³ · 1e-15 s / 1.602176634e-19 J
+                        = 6.241509e-17 Pa·s = 6.241509e-14 mPa·s
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+from scipy.integrate import cumulative_trapezoid
+
+from simwright.analysis.convergence import fit_line
+from simwright.analysis.green_kubo import GreenKuboIntegral, green_kubo_integral
+from simwright.analysis.window_msd import window_msd
+from simwright.errors import ValidationError
+from simwright.units import KB_EV_K
+
+BAR2_A3_FS_PER_EV_TO_MPA_S: Final = 1.0e10 * 1.0e-30 * 1.0e-15 / 1.602176634e-19 * 1.0e3
+"""bar²·Å³·fs/eV in mPa·s (see the module docstring)."""
+
+
+@dataclass(frozen=True, eq=False)
+class GreenKuboViscosity:
+    """η (mPa·s) with the plateau spread as its uncertainty, and the integral behind it."""
+
+    eta_mpa_s: float
+    eta_err_mpa_s: float
+    integral: GreenKuboIntegral
+    prefactor_mpa_s: float
+    """η per unit of running integral (mPa·s per bar²·fs)."""
+
+
+@dataclass(frozen=True, eq=False)
+class HelfandViscosity:
+    """η (mPa·s) from the Helfand moments, its component spread and the fitted curve."""
+
+    eta_mpa_s: float
+    eta_err_mpa_s: float
+    lag_fs: np.ndarray
+    moment_bar2_fs2: np.ndarray
+    fit_start_fs: float
+    fit_end_fs: float
+    component_eta_mpa_s: tuple[float, float, float]
+
+
+def _prefactor(volume_a3: float, temperature_k: float) -> float:
+    if volume_a3 <= 0 or temperature_k <= 0:
+        raise ValidationError("volume and temperature must be positive")
+    return volume_a3 / (KB_EV_K * temperature_k) * BAR2_A3_FS_PER_EV_TO_MPA_S
+
+
+def _off_diagonal(shear_bar: np.ndarray) -> np.ndarray:
+    data = np.asarray(shear_bar, dtype=float)
+    if data.ndim != 2 or data.shape[1] != 3 or data.shape[0] < 10:
+        raise ValidationError("give the pressure components xy, xz, yz as (n >= 10, 3)")
+    return data - data.mean(axis=0)
+
+
+def green_kubo_viscosity(
+    shear_bar: np.ndarray,
+    sample_interval_fs: float,
+    volume_a3: float,
+    temperature_k: float,
+    *,
+    window_fs: float,
+    rel_tol: float,
+    max_lag_fraction: float = 0.5,
+) -> GreenKuboViscosity:
+    """η by Green–Kubo from (n, 3) off-diagonal pressures sampled every interval."""
+    integral = green_kubo_integral(
+        _off_diagonal(shear_bar),
+        sample_interval_fs,
+        window_fs=window_fs,
+        rel_tol=rel_tol,
+        max_lag_fraction=max_lag_fraction,
+    )
+    factor = _prefactor(volume_a3, temperature_k)
+    return GreenKuboViscosity(
+        eta_mpa_s=factor * integral.plateau.value,
+        eta_err_mpa_s=factor * integral.plateau.error,
+        integral=integral,
+        prefactor_mpa_s=factor,
+    )
+
+
+def helfand_viscosity(
+    shear_bar: np.ndarray,
+    sample_interval_fs: float,
+    volume_a3: float,
+    temperature_k: float,
+    *,
+    max_lag_fraction: float = 0.5,
+    fit_fractions: tuple[float, float] = (0.2, 0.8),
+) -> HelfandViscosity:
+    """η from the Helfand moments of the three components (see the module docstring).
+
+    Lags run up to ``max_lag_fraction`` of the series; the line is fitted over
+    ``fit_fractions`` of that lag range.
+    """
+    data = _off_diagonal(shear_bar)
+    n_lag = max(4, int(max_lag_fraction * data.shape[0]))
+    lag = np.arange(n_lag) * sample_interval_fs
+    start, end = fit_fractions
+    mask = (lag >= start * lag[-1]) & (lag <= end * lag[-1])
+    if mask.sum() < 3:
+        raise ValidationError("too few lags in the Helfand fit window; run longer")
+    factor = _prefactor(volume_a3, temperature_k) / 2.0
+    moments, etas = [], []
+    for column in data.T:
+        helfand = cumulative_trapezoid(column, dx=sample_interval_fs, initial=0.0)
+        moment = window_msd(helfand)[:n_lag]
+        moments.append(moment)
+        etas.append(factor * fit_line(lag[mask], moment[mask]).slope)
+    values = np.array(etas)
+    return HelfandViscosity(
+        eta_mpa_s=float(values.mean()),
+        eta_err_mpa_s=float(values.std(ddof=1) / np.sqrt(3)),
+        lag_fs=lag,
+        moment_bar2_fs2=np.mean(moments, axis=0),
+        fit_start_fs=float(lag[mask][0]),
+        fit_end_fs=float(lag[mask][-1]),
+        component_eta_mpa_s=(float(values[0]), float(values[1]), float(values[2])),
+    )

@@ -1,0 +1,103 @@
+"""Viscosity, conductivity, window MSD, RDF features and S(q) on series with known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simwright.analysis.conductivity import (
+    E2_A2_PER_FS_A3_EV_TO_S_CM,
+    einstein_helfand_conductivity,
+    nernst_einstein_conductivity,
+)
+from simwright.analysis.rdf import Rdf, first_shell, radial_distribution, structure_factor
+from simwright.analysis.viscosity import (
+    BAR2_A3_FS_PER_EV_TO_MPA_S,
+    green_kubo_viscosity,
+    helfand_viscosity,
+)
+from simwright.analysis.window_msd import window_msd
+from simwright.errors import ValidationError
+from simwright.units import KB_EV_K
+
+
+def ou_series(n: int, tau: int, sigma: float, seed: int) -> np.ndarray:
+    """An Ornstein–Uhlenbeck series: ACF = σ² exp(−k/τ) at lag k samples."""
+    rng = np.random.default_rng(seed)
+    a = np.exp(-1.0 / tau)
+    out = np.empty(n)
+    out[0] = rng.normal(0, sigma)
+    noise = rng.normal(0, sigma * np.sqrt(1 - a * a), n)
+    for i in range(1, n):
+        out[i] = a * out[i - 1] + noise[i]
+    return out
+
+
+def test_window_msd_equals_direct_sums() -> None:
+    x = np.cumsum(np.random.default_rng(1).normal(size=400)) + 1e4
+    direct = [np.mean((x[k:] - x[:-k]) ** 2) for k in range(1, 60)]
+    assert window_msd(x)[1:60] == pytest.approx(direct, rel=1e-9)
+    assert window_msd(x)[0] == 0.0
+
+
+def test_viscosity_of_an_ou_stress_matches_its_integral() -> None:
+    tau, sigma, dt, n = 20, 100.0, 2.0, 200_000  # ACF integral = σ² τ dt (bar²·fs)
+    shear = np.column_stack([ou_series(n, tau, sigma, seed) for seed in (1, 2, 3)])
+    volume, temperature = 8000.0, 300.0
+    expected = volume / (KB_EV_K * temperature) * sigma**2 * tau * dt * BAR2_A3_FS_PER_EV_TO_MPA_S
+    gk = green_kubo_viscosity(
+        shear, dt, volume, temperature, window_fs=10 * tau * dt, rel_tol=0.05, max_lag_fraction=0.01
+    )
+    assert gk.eta_mpa_s == pytest.approx(expected, rel=0.1)
+    assert gk.integral.plateau.start_fs >= 2 * tau * dt  # after the ACF has decayed
+    hf = helfand_viscosity(shear, dt, volume, temperature, max_lag_fraction=0.01)
+    assert hf.eta_mpa_s == pytest.approx(expected, rel=0.15)
+
+
+def test_units_of_viscosity_and_conductivity() -> None:
+    # bar² Å³ fs / eV in mPa·s and e² Å²/(fs Å³ eV) in S/cm, from SI by hand
+    assert pytest.approx(6.241509e-14, rel=1e-6) == BAR2_A3_FS_PER_EV_TO_MPA_S
+    assert pytest.approx(1.602176634e4) == E2_A2_PER_FS_A3_EV_TO_S_CM
+
+
+def test_independent_ions_give_helfand_equal_to_nernst_einstein() -> None:
+    rng = np.random.default_rng(7)
+    n_frames, n_ions, step_a = 20_000, 40, 0.3  # D = step²/(2 dt) per axis
+    steps = rng.normal(0, step_a, (n_frames, n_ions, 3))
+    positions = np.cumsum(steps, axis=0)
+    charges = np.array([1.0, -1.0] * (n_ions // 2))
+    dt, volume, temperature = 10.0, 1.0e4, 1200.0
+    d = step_a**2 / (2 * dt)
+    ne = nernst_einstein_conductivity([(n_ions, 1.0, d)], volume, temperature)
+    assert ne == pytest.approx(E2_A2_PER_FS_A3_EV_TO_S_CM * n_ions * d / (volume * KB_EV_K * 1200))
+    eh = einstein_helfand_conductivity(
+        positions, charges, dt, volume, temperature, max_lag_fraction=0.02
+    )
+    assert eh.sigma_s_cm == pytest.approx(ne, rel=0.15)
+    assert eh.sigma_err_s_cm > 0 and eh.r2 > 0.9
+
+
+def test_first_shell_rule_and_structure_factor_of_an_ideal_gas() -> None:
+    r = np.linspace(0.05, 9.95, 100)
+    g = np.where(r < 3.0, 0.0, 1.0 + 1.5 * np.exp(-r / 2.0) * np.cos(2 * np.pi * (r - 3.6) / 3.2))
+    rdf = Rdf(r, g, np.cumsum(4 * np.pi * r**2 * g * 0.1) * 0.02, 0.02, 1)
+    shell = first_shell(rdf)
+    assert 3.3 < shell.peak_r_a < 3.6 and shell.peak_g == pytest.approx(float(g.max()))
+    assert 4.5 < shell.min_r_a < 5.6 and shell.min_g < 1.0
+    assert shell.coordination == pytest.approx(float(np.interp(shell.min_r_a, r, rdf.n_r)))
+    flat = Rdf(r, np.ones_like(r), r, 0.02, 1)
+    assert structure_factor(flat, np.array([1.0, 2.0, 5.0])) == pytest.approx([1, 1, 1])
+    with pytest.raises(ValidationError, match="never exceeds 1"):
+        first_shell(flat)
+
+
+def test_rdf_of_a_simple_cubic_lattice_counts_six_neighbours() -> None:
+    a, n = 3.0, 6
+    grid = np.array(np.meshgrid(*[np.arange(n)] * 3, indexing="ij")).reshape(3, -1).T * a
+    cell = np.eye(3) * a * n
+    rdf = radial_distribution(
+        grid[None], cell, np.arange(len(grid)), np.arange(len(grid)), r_max_a=4.0, bins=40
+    )
+    assert float(np.interp(3.5, rdf.r_a, rdf.n_r)) == pytest.approx(6.0)
+    with pytest.raises(ValidationError, match="half the shortest box edge"):
+        radial_distribution(grid[None], cell, np.arange(3), np.arange(3), r_max_a=9.5)
