@@ -214,7 +214,7 @@ def nscf_input() -> tuple[PwInput, float]:
 def test_unresolved_failure_without_proposer_ends_with_a_diagnosis(tmp_path: Path) -> None:
     inp, nel = nscf_input()
     out = machine(nel)[0].run(inp, tmp_path)
-    assert out.status == "failure" and "unknown" in out.message
+    assert out.status == "failure" and "missing_saved_data" in out.message
     assert "reading xml file" in out.message
     assert path_of(out)[-1] == "repair->failure"
 
@@ -238,7 +238,8 @@ def test_proposer_tiers_restart_from_the_template_and_are_validated(tmp_path: Pa
     assert any("proposal rejected" in r and "mixing_bta" in r for r in reasons)
     assert any("restarts from the template" in r for r in reasons)
     asked = first.seen[0]
-    assert "reading xml file" in asked.crash_text and asked.diagnosis.code == "unknown"
+    assert "reading xml file" in asked.crash_text
+    assert asked.diagnosis.code == "missing_saved_data"  # named, but no rule repairs it
     assert asked.input == inp and "generate" in [t.target for t in out.transitions]
     with pytest.raises(ScriptOverError):
         first(asked)

@@ -64,7 +64,12 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("missing_pseudo", re.compile(r"from readpp[^\n]*\n\s*file (\S+) not found")),
     ("fr_pp_needs_spin_orbit", re.compile(r"FR-PP please use lspinorb")),
     ("smearing_needed", re.compile(r"smearing is needed")),
-    ("too_few_bands", re.compile(r"too few bands")),
+    # pw.x 6.7 nscf with tetrahedra and fewer bands than filled states:
+    # "from tetra_weights : error # 1 / bad Fermi energy"
+    ("too_few_bands", re.compile(r"too few bands|tetra_weights[^\n]*\n\s*bad Fermi energy")),
+    # nscf/bands (and dos.x, bands.x) without the SCF's saved data:
+    # "from read_conf_from_file : error # 1 / fatal error reading xml file"
+    ("missing_saved_data", re.compile(r"fatal error reading xml file")),
     ("too_many_bands", re.compile(r"too many bands are required")),
     (
         "cholesky",
@@ -201,7 +206,8 @@ def too_few_bands(d: Diagnosis, run: PwRun, ctx: RepairContext) -> Repair | None
         return Repair(
             "more_bands", "too few bands: let pw.x choose nbnd", {"system": {"nbnd": None}}
         )
-    smearing = str(run.input.get("system", "occupations", "fixed")).lower() == "smearing"
+    occupations = str(run.input.get("system", "occupations", "fixed")).lower()
+    smearing = occupations == "smearing" or occupations.startswith("tetrahedra")
     noncolin = run.input.get("system", "noncolin") is True
     needed = needed_bands(ctx.valence_electrons, smearing=smearing, noncolin=noncolin)
     if isinstance(current, int) and current >= needed:

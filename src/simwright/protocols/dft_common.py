@@ -25,6 +25,7 @@ from simwright.dft.recommender import Recommendation, recommend
 from simwright.dft.recovery import RecoveryMachine, RecoveryOutcome, Transition
 from simwright.dft.request import DftRequest
 from simwright.engines.espresso.launcher import PwLauncher
+from simwright.engines.espresso.postproc import seed_scratch
 from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
 from simwright.engines.espresso.pw import PwRun, run_pw
 from simwright.engines.espresso.summary import write_pw_tables
@@ -57,16 +58,36 @@ def recommend_in_step(ctx: RunContext, params: DftRequest) -> Recommendation:
 
 
 def run_with_recovery(
-    ctx: RunContext, params: DftRequest, template: PwInput, valence: float, workdir: Path
+    ctx: RunContext,
+    params: DftRequest,
+    template: PwInput,
+    valence: float,
+    workdir: Path,
+    *,
+    keep_scratch: bool = False,
+    seed: Path | None = None,
 ) -> RecoveryOutcome:
-    """Run ``template`` through the recovery machine, recording attempts and transitions."""
+    """Run ``template`` through the recovery machine, recording attempts and transitions.
+
+    ``keep_scratch`` keeps pw.x's saved data for a later run or tool; ``seed`` is the
+    folder of a run whose saved data each attempt starts from (nscf and bands runs).
+    """
     dirs = pseudo_dirs(ctx, params)
     timeout_s = ctx.settings.limits.engine_timeout_s
     launcher = PwLauncher.from_settings(ctx.settings, timeout_s=timeout_s)
 
     def runner(inp: PwInput, where: Path) -> PwRun:
         ctx.progress(None, f"pw.x {inp.calculation} in {where.name}")
-        return run_pw(inp, where, launcher=launcher, pseudo_dirs=dirs, progress=ctx.progress)
+        if seed is not None:
+            seed_scratch(seed, where)
+        return run_pw(
+            inp,
+            where,
+            launcher=launcher,
+            pseudo_dirs=dirs,
+            keep_scratch=keep_scratch,
+            progress=ctx.progress,
+        )
 
     def on_transition(t: Transition) -> None:
         ctx.event(

@@ -23,6 +23,7 @@ from simwright.graph import Graph, RunContext, Step
 from simwright.protocols import sizing
 from simwright.protocols.dft_common import recommend_in_step
 from simwright.protocols.dft_energies import PwEnergies
+from simwright.protocols.dft_words import asks_property
 from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solid_engine import EXPERIMENT_A, KITTEL
@@ -130,7 +131,7 @@ GRAPH = Graph.build("dft_eos", [EosRecommend, ScanVolumes, FitEOS, Report])
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Claim DFT requests for a lattice constant or equation of state ("... of Si with PBE")."""
-    if not is_eos_request(text):
+    if not is_eos_request(text) or asks_property(text):
         return None
     raw = parse_dft_text(text)
     if raw is None:

@@ -69,6 +69,8 @@ class PwOutput:
     relax_converged: bool | None
     max_steps_reached: bool
     wall_s: float | None
+    bands_done: bool = False
+    """A non-self-consistent run (nscf, bands) printed 'End of band structure calculation'."""
 
     @property
     def n_scf_iterations(self) -> int:
@@ -110,6 +112,7 @@ def parse_output(text: str) -> PwOutput:
         relax_converged=_relax_converged(text),
         max_steps_reached="The maximum number of steps has been reached." in text,
         wall_s=_wall(text),
+        bands_done="End of band structure calculation" in text,
     )
 
 

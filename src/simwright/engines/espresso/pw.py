@@ -38,6 +38,8 @@ from simwright.structure import Structure
 
 ENGINE_NAME = "espresso"
 RELAXATIONS = frozenset({"relax", "vc-relax"})
+NON_SCF = frozenset({"nscf", "bands"})
+"""Calculations on a converged density: no SCF cycle, they end with the band energies."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,10 @@ class PwRun:
             out.append("pw.x wrote a CRASH file: " + crash_message(self.crash).replace("\n", " | "))
         if not self.output.job_done:
             out.append("pw.x did not print JOB DONE")
-        if self.output.job_done and not self.output.scf_converged:
+        if self.input.calculation in NON_SCF:
+            if self.output.job_done and not self.output.bands_done:
+                out.append("pw.x did not finish the band-structure calculation")
+        elif self.output.job_done and not self.output.scf_converged:
             out.append("the SCF did not converge")
         if self.input.calculation in RELAXATIONS and self.output.relax_converged is False:
             out.append("the geometry optimisation did not converge")

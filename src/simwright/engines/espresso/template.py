@@ -102,13 +102,18 @@ class Species:
 
 @dataclass(frozen=True)
 class KPoints:
-    """An automatic Monkhorst-Pack mesh with optional half-step shifts, or Γ only."""
+    """An automatic Monkhorst-Pack mesh with optional half-step shifts, Γ only, or an
+    explicit list of points in crystal coordinates of the reciprocal cell (``crystal``,
+    e.g. a band-structure path; each point has weight 1)."""
 
-    mode: Literal["automatic", "gamma"] = "automatic"
+    mode: Literal["automatic", "gamma", "crystal"] = "automatic"
     mesh: tuple[int, int, int] = (1, 1, 1)
     shift: tuple[int, int, int] = (0, 0, 0)
+    points: tuple[tuple[float, float, float], ...] = ()
 
     def __post_init__(self) -> None:
+        if (self.mode == "crystal") != bool(self.points):
+            raise ValidationError("an explicit k-point list (mode 'crystal') needs its points")
         if any(n < 1 for n in self.mesh):
             raise ValidationError(f"k-point mesh must be positive, got {self.mesh}")
         if any(s not in (0, 1) for s in self.shift):
@@ -118,6 +123,9 @@ class KPoints:
         """The K_POINTS card."""
         if self.mode == "gamma":
             return "K_POINTS gamma\n"
+        if self.mode == "crystal":
+            rows = "".join(f"  {k[0]:.10f} {k[1]:.10f} {k[2]:.10f} 1\n" for k in self.points)
+            return f"K_POINTS crystal\n  {len(self.points)}\n{rows}"
         nums = " ".join(str(n) for n in (*self.mesh, *self.shift))
         return f"K_POINTS automatic\n  {nums}\n"
 
@@ -125,6 +133,8 @@ class KPoints:
         """``Γ`` or ``4×4×4`` (with ``+shift`` when shifted)."""
         if self.mode == "gamma":
             return "Γ only"
+        if self.mode == "crystal":
+            return f"{len(self.points)} listed points"
         text = "×".join(str(n) for n in self.mesh)
         return text + (" shifted" if any(self.shift) else "")
 

@@ -45,6 +45,7 @@ PROPERTIES: tuple[Property, ...] = (
         "a second dft_scf (molecule kind)",
         ("cohesive_energy", "dft_cohesive_energy"),
     ),
+    Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
     Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
     Property("surface energy", r"surface energy", _DFT_INSTEAD),
     Property(

@@ -1,0 +1,99 @@
+"""DFT properties against published values and experiment (first part: band gaps and
+cohesive energies), each request run end to end through its protocol (real Runner,
+SQLite store, recommender, recovery machine, pw.x / bands.x), with its wall time.
+
+Settings are the recommended ones (cutoffs from the pseudopotential files, k-spacing
+0.25 Å⁻¹ for the SCF); the atom box of the cohesive energies is ``--box`` (12 Å);
+the Al(111) slab has 5 layers and 15 Å of vacuum. GaAs is refused when no Ga
+pseudopotential is installed.
+
+    python benchmarks/dft_properties.py [--quick] [--only TEXT] [--box 12] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from simwright.graph import Runner
+from simwright.protocols import dft_bands, dft_cohesive, dft_work_function
+from simwright.protocols.registry import Protocol
+from simwright.settings import Settings
+from simwright.store import Store
+
+AL111 = {"kind": "surface", "name": "Al", "facet": "111"}
+CASES: list[tuple[str, Protocol, dict[str, Any], str]] = [
+    ("band gap of Si with PBE", dft_bands.PROTOCOL, {}, "band_gap"),
+    ("band gap of Si with LDA", dft_bands.PROTOCOL, {}, "band_gap"),
+    ("band gap of GaAs with PBE", dft_bands.PROTOCOL, {}, "band_gap"),
+    ("band gap of GaAs with LDA", dft_bands.PROTOCOL, {}, "band_gap"),
+    ("cohesive energy of Si with PBE", dft_cohesive.PROTOCOL, {}, "cohesive_energy"),
+    ("cohesive energy of Cu with PBE", dft_cohesive.PROTOCOL, {}, "cohesive_energy"),
+    ("cohesive energy of Si with LDA", dft_cohesive.PROTOCOL, {}, "cohesive_energy"),
+    ("cohesive energy of Al with LDA", dft_cohesive.PROTOCOL, {}, "cohesive_energy"),
+    (
+        "work function of Al(111) with LDA",
+        dft_work_function.PROTOCOL,
+        {"structure": {**AL111, "size": (1, 1, 5), "vacuum_a": 15.0}},
+        "work_function",
+    ),
+]
+QUICK = {"kspacing_inv_a": 0.4, "box_a": 9.0}
+
+
+def run_case(
+    text: str, proto: Protocol, extra: dict[str, Any], key: str, home: Path
+) -> dict[str, Any]:
+    """Run one request; its value, references, wall time, or the refusal."""
+    raw = proto.parse_request(text)
+    assert raw is not None, text
+    fields = proto.parameters.model_fields
+    params = proto.validate({**raw, **{k: v for k, v in extra.items() if k in fields}})
+    settings = Settings(home=home / text.replace(" ", "_"), threads=1)
+    store = Store.at(settings.home / "simwright.db")
+    start = time.perf_counter()
+    out = Runner(store, settings).start(
+        proto.graph, proto.first_step(params), protocol=proto.name, params=params, request=text
+    )
+    wall = time.perf_counter() - start
+    row: dict[str, Any] = {"request": text, "status": out.status, "wall_s": round(wall, 1)}
+    if out.status != "completed":
+        row["error"] = (out.error or "")[:300]
+        store.close()
+        return row
+    result = out.result
+    row["value_ev"] = round(result.values[key].value, 3)
+    row["summary"] = result.summary
+    row["references"] = [r.as_dict() for r in result.references]
+    store.close()
+    return row
+
+
+def main() -> None:
+    """Run the cases and print a table (and JSON with ``--json``)."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="coarser k-points and a 9 Å atom box")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--only", default="", help="run the requests containing this text")
+    ap.add_argument("--box", type=float, default=12.0, help="edge of the atoms' box (Å)")
+    args = ap.parse_args()
+    extra = {"box_a": args.box, **(QUICK if args.quick else {})}
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="simwright-dft-props-") as tmp:
+        for text, proto, case_extra, key in CASES:
+            if args.only not in text:
+                continue
+            row = run_case(text, proto, {**extra, **case_extra}, key, Path(tmp))
+            rows.append(row)
+            shown = row.get("value_ev", row.get("error", ""))
+            print(f"{row['status']:<10} {row['wall_s']:>7.1f} s  {text:<36} {shown}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
