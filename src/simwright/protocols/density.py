@@ -21,6 +21,7 @@ from simwright.analysis.convergence import block_average, linear_trend
 from simwright.contract import read_table
 from simwright.engines.lammps.segment import MDSpec
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols.inputs import md_inputs
 from simwright.protocols.liquid_references import DENSITY, Reference
 from simwright.protocols.liquid_run import (
     WATER_SYSTEMS,
@@ -245,4 +246,5 @@ PROTOCOL = Protocol(
     ),
     parse_request=parse_request,
     estimate=liquid_estimate,
+    prepare=md_inputs,
 )

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from ase.data import atomic_numbers, ground_state_magnetic_moments
 from pydantic import Field, model_validator
 from typing_extensions import override
 
@@ -94,7 +95,6 @@ class DftCohesiveParams(PropertyRequest):
 
 def hund_moment(element: str) -> float:
     """The free atom's ground-state spin moment (μB, Hund's rules, as ASE tabulates it)."""
-    from ase.data import atomic_numbers, ground_state_magnetic_moments
 
     return float(ground_state_magnetic_moments[atomic_numbers[element]])
 

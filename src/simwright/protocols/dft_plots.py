@@ -11,10 +11,11 @@ import numpy as np
 
 
 def _pyplot() -> Any:
+    # lazy: matplotlib takes about half a second to import; only the plot needs it
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: as above
 
     return plt
 

@@ -20,11 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from ase.cell import Cell
 
+from simwright.dft.recommender import recommend
 from simwright.dft.request import DftRequest
 from simwright.engines.espresso.postproc import Tool, ToolRun, run_tool
+from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
 from simwright.engines.espresso.pw import PwRun
-from simwright.engines.espresso.template import KPoints, PwInput, Value
+from simwright.engines.espresso.template import KPoints, PwInput, Value, render
 from simwright.errors import EngineError
 from simwright.graph import RunContext
 from simwright.protocols.dft_common import record_recovery, require_success, run_with_recovery
@@ -149,7 +152,6 @@ def _pretty(label: str) -> str:
 
 def band_path(structure: Structure, npoints: int) -> BandPath:
     """ASE's standard path of the cell of ``structure`` with about ``npoints`` points."""
-    from ase.cell import Cell
 
     path = Cell(np.asarray(structure.cell)).bandpath(npoints=npoints)
     x, label_x, labels = path.get_linear_kpoint_axis()
@@ -182,9 +184,6 @@ def pw_estimate(extra_calls: Callable[[Structure], int]) -> Callable[[Any, Setti
     ``extra_calls(structure)`` pw.x calls of the recommended structure's size are counted."""
 
     def estimate(params: Any, settings: Settings) -> Estimate:
-        from simwright.dft.recommender import recommend
-        from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
-        from simwright.engines.espresso.template import render
 
         dirs = (*default_pseudo_dirs(settings.home), *(Path(d) for d in params.pseudo_dirs))
         rec = recommend(params, PseudoLibrary(dirs))

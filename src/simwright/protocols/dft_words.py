@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simwright.dft.request import parse_functional, parse_structure
 from simwright.errors import ParseError
+from simwright.text import element_mentions
 
 BANDS = re.compile(r"\bband[- ]?(?:structure|gap|diagram)s?\b|\bbandgaps?\b|\belectronic bands\b")
 DOS = re.compile(
@@ -48,7 +50,6 @@ def asks_property(text: str) -> bool:
 
 def element_symbols(text: str) -> str:
     """``text`` with element names written as symbols ("bcc iron" -> "bcc Fe")."""
-    from simwright.text import element_mentions
 
     out = text
     for m in reversed(element_mentions(text)):
@@ -69,7 +70,6 @@ def property_request(text: str, what: str) -> dict[str, Any]:
     """Raw :class:`~simwright.dft.request.DftRequest` parameters (flat form) of a property
     request: the bulk material, the functional and spin words; ``what`` names the property in
     refusals. A surface, molecule or layer, or a hybrid functional, is refused."""
-    from simwright.dft.request import parse_functional, parse_structure
 
     structure = parse_structure(element_symbols(text))
     if structure["kind"] != "bulk":

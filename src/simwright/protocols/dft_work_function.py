@@ -65,6 +65,7 @@ class WfRecommend(Step):
 
 def planar_average(cube: Any) -> tuple[np.ndarray, np.ndarray]:
     """(z in Å, potential in eV) averaged over planes of the cube file at ``cube``."""
+    # lazy: ASE's I/O loads only when the potential is read
     from ase.io.cube import read_cube_data
 
     data, atoms = read_cube_data(str(cube))

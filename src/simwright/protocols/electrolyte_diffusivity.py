@@ -20,50 +20,32 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from ase.data import atomic_masses
 from typing_extensions import override
 
 from simwright.analysis.density import closest_frame_to_mean
 from simwright.analysis.einstein import einstein_diffusion
+from simwright.analysis.msd import mean_squared_displacement
 from simwright.analysis.transport import remove_system_drift
-from simwright.contract import SCHEMA_VERSION, Column, Table, write_table
-from simwright.engines.ase.calculators import CalculatorSpec
+from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.engines.ase.ensembles import TRITIUM_MASS_AMU, StageSpec, relax_positions, run_stage
 from simwright.engines.packmol import PackSpec, pack
 from simwright.errors import EngineError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.molecules.blend import BlendComposition, electrolyte_in_blend
-from simwright.molecules.library import get_molecule
+from simwright.molecules.blend import BlendComposition
 from simwright.protocols import electrolyte_report as report
-from simwright.protocols.electrolyte_params import ElectrolyteParams
+from simwright.protocols.electrolyte_params import (
+    HEAVY_TIMESTEP_FS,
+    LI_RADIUS_A,
+    NORMAL_TIMESTEP_FS,
+    ElectrolyteParams,
+    calculator,
+    composition,
+)
 from simwright.protocols.electrolyte_sizing import electrolyte_estimate, electrolyte_inputs
 from simwright.protocols.electrolyte_words import parse_request
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult
-
-HEAVY_TIMESTEP_FS = 2.0
-NORMAL_TIMESTEP_FS = 1.0
-LI_RADIUS_A = 1.5
-"""PACKMOL radius of Li⁺: Li–Li ≥ 3 Å, Li–other ≥ 2.5 Å, all other pairs ≥ 2 Å."""
-
-
-def composition(p: ElectrolyteParams) -> BlendComposition:
-    """The counts the parameters ask for (deterministic, so every step can recompute it)."""
-    return electrolyte_in_blend(
-        get_molecule("li+"),
-        get_molecule("pf6-"),
-        p.solvent_molecules(),
-        p.mole_fractions(),
-        p.target_molality(),
-        atom_window=(p.n_atoms_min, p.n_atoms_max),
-    )
-
-
-def calculator(p: ElectrolyteParams) -> CalculatorSpec:
-    """The ASE calculator of the chosen potential."""
-    kwargs: dict[str, Any] = (
-        {"device": p.device, "d3": True} if p.potential == "sevennet_0_d3" else {}
-    )
-    return CalculatorSpec(p.calculator, kwargs)
 
 
 @dataclass(frozen=True)
@@ -214,9 +196,8 @@ class SelectFrame(Step):
 
     @override
     def run(self, ctx: RunContext) -> Production:
+        # lazy: ASE's I/O loads only when frames are read
         from ase.io import read, write
-
-        from simwright.contract import read_table
 
         p = self.params
         thermo = read_table(ctx.path(self.thermo))
@@ -304,7 +285,6 @@ class Analyze(Step):
         attrs: dict[str, Any] = {"n_frames": int(positions.shape[0])}
         for label, centres in species_centres(comp, unwrapped, masses):
             fit = einstein_diffusion(centres, NORMAL_TIMESTEP_FS, every, n_blocks=p.n_blocks)
-            from simwright.analysis.msd import mean_squared_displacement
 
             curve = mean_squared_displacement(centres, NORMAL_TIMESTEP_FS, every)
             if not columns:
@@ -361,7 +341,7 @@ def _read_frames(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
 
     Each segment's first frame repeats the previous segment's last state and is dropped.
     """
-    from ase.data import atomic_masses
+    # lazy: ASE's I/O loads only when frames are read
     from ase.io import read
 
     blocks = []

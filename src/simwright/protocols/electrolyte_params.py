@@ -12,8 +12,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.molecules import Molecule, get_molecule
-from simwright.molecules.blend import molality_from_molarity, solvent_mole_fractions
+from simwright.molecules.blend import (
+    BlendComposition,
+    electrolyte_in_blend,
+    molality_from_molarity,
+    solvent_mole_fractions,
+)
 
 Preset = Literal["quick", "paper"]
 SOLVENTS_KNOWN = ("ec", "pc", "dmc", "dec")
@@ -145,3 +151,29 @@ class ElectrolyteParams(BaseModel):
     def steps(self, ns: float, timestep_fs: float) -> int:
         """MD steps covering ``ns`` nanoseconds."""
         return max(1, round(ns * 1.0e6 / timestep_fs))
+
+
+HEAVY_TIMESTEP_FS = 2.0
+NORMAL_TIMESTEP_FS = 1.0
+LI_RADIUS_A = 1.5
+"""PACKMOL radius of Li⁺: Li–Li ≥ 3 Å, Li–other ≥ 2.5 Å, all other pairs ≥ 2 Å."""
+
+
+def composition(p: ElectrolyteParams) -> BlendComposition:
+    """The counts the parameters ask for (deterministic, so every step can recompute it)."""
+    return electrolyte_in_blend(
+        get_molecule("li+"),
+        get_molecule("pf6-"),
+        p.solvent_molecules(),
+        p.mole_fractions(),
+        p.target_molality(),
+        atom_window=(p.n_atoms_min, p.n_atoms_max),
+    )
+
+
+def calculator(p: ElectrolyteParams) -> CalculatorSpec:
+    """The ASE calculator of the chosen potential."""
+    kwargs: dict[str, Any] = (
+        {"device": p.device, "d3": True} if p.potential == "sevennet_0_d3" else {}
+    )
+    return CalculatorSpec(p.calculator, kwargs)

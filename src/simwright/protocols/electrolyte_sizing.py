@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
+from simwright.engines.packmol import PackSpec, box_edge_a, find_packmol
+from simwright.errors import ValidationError
+from simwright.protocols.electrolyte_params import (
+    HEAVY_TIMESTEP_FS,
+    NORMAL_TIMESTEP_FS,
+    calculator,
+    composition,
+)
 from simwright.protocols.estimate import Estimate
 from simwright.protocols.inputs import BuiltInputs
 from simwright.settings import Settings
@@ -20,12 +29,6 @@ BYTES_PER_ATOM_FRAME = 200
 
 def electrolyte_estimate(params: Any, settings: Settings) -> Estimate:
     """Relaxation, both NPT stages, production and every allowed extension."""
-    from simwright.protocols.electrolyte_diffusivity import (
-        HEAVY_TIMESTEP_FS,
-        NORMAL_TIMESTEP_FS,
-        composition,
-    )
-
     p = params
     atoms = composition(p).n_atoms
     nvt = p.steps(p.nvt_ns, NORMAL_TIMESTEP_FS)
@@ -57,11 +60,6 @@ def electrolyte_estimate(params: Any, settings: Settings) -> Estimate:
 
 def electrolyte_inputs(params: Any, settings: Settings) -> BuiltInputs:
     """The composition and box to pack, PACKMOL, and the calculator (its packages present)."""
-    import importlib.util
-
-    from simwright.engines.packmol import PackSpec, box_edge_a, find_packmol
-    from simwright.errors import ValidationError
-    from simwright.protocols.electrolyte_diffusivity import calculator, composition
 
     comp = composition(params)
     spec = PackSpec(comp.components, tolerance_a=2.0, vdw_box_factor=params.box_factor)

@@ -87,13 +87,13 @@ def md_inputs(params: Any, settings: Settings) -> BuiltInputs:
 
     system = SYSTEMS[params.system]
     ff = forcefield_of(system)
-    molecule = get_molecule(system.molecule)
+    per_unit = sum(len(get_molecule(m).structure.symbols) for m in system.components)
     if not PackmolLauncher.from_settings(settings).available():
         raise EngineError("PACKMOL is needed to pack the liquid and was not found on PATH")
     n = getattr(params, "n_molecules", None) or getattr(params, "n_atoms", None)
     return BuiltInputs(
         (
-            f"system: {n} × {system.description} ({len(molecule.structure.symbols)} atoms each)",
+            f"system: {n} × {system.description} ({per_unit} atoms each)",
             f"force field: {ff.description}",
             _lammps(settings),
             "engine: PACKMOL",

@@ -31,6 +31,7 @@ from simwright.contract import (
     write_table,
 )
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols.inputs import md_inputs
 from simwright.protocols.liquid_references import NACL_CONDUCTIVITY_1200K
 from simwright.protocols.liquid_run import (
     LiquidRunParams,
@@ -265,4 +266,5 @@ PROTOCOL = Protocol(
     examples=("ionic conductivity of molten NaCl at 1200 K",),
     parse_request=parse_request,
     estimate=liquid_estimate,
+    prepare=md_inputs,
 )

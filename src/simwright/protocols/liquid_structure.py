@@ -30,6 +30,7 @@ from simwright.contract import (
 )
 from simwright.errors import ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols.inputs import md_inputs
 from simwright.protocols.liquid_references import RDF_FIRST_PEAK
 from simwright.protocols.liquid_run import (
     WATER_SYSTEMS,
@@ -305,4 +306,5 @@ PROTOCOL = Protocol(
     ),
     parse_request=parse_request,
     estimate=liquid_estimate,
+    prepare=md_inputs,
 )

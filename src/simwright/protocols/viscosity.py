@@ -25,6 +25,7 @@ from simwright.engines.lammps.pressure_tensor import parse_pressure_tensor
 from simwright.engines.lammps.templates import PRESSURE_TENSOR_NAME
 from simwright.errors import ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
+from simwright.protocols.inputs import md_inputs
 from simwright.protocols.liquid_references import VISCOSITY
 from simwright.protocols.liquid_run import (
     WATER_SYSTEMS,
@@ -303,4 +304,5 @@ PROTOCOL = Protocol(
     ),
     parse_request=parse_request,
     estimate=liquid_estimate,
+    prepare=md_inputs,
 )

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from ase import units
+from ase.data import atomic_masses
 
 from simwright.engines.ase.calculators import CalculatorSpec, ase_version
 from simwright.engines.base import EngineCall
@@ -73,6 +75,7 @@ def run_stage(
     allow: Collection[str] = (),
 ) -> tuple[StageResult, EngineCall]:
     """Run ``spec`` from the extxyz ``state``; write ``state.extxyz`` and ``frames.extxyz``."""
+    # lazy: ASE's I/O, MD and optimizers load only when a stage runs
     from ase.io import read, write
 
     start = time.perf_counter()
@@ -118,14 +121,12 @@ def _real_mass_g(atoms: Any, spec: StageSpec, mass_g: float) -> float:
     """The mass with normal hydrogens (the density a heavy-hydrogen run represents)."""
     if spec.hydrogen_mass_amu is None:
         return mass_g
-    from ase.data import atomic_masses
 
     n_h = int((atoms.numbers == 1).sum())
     return mass_g - n_h * (spec.hydrogen_mass_amu - float(atomic_masses[1])) * AMU_G
 
 
 def _set_masses(atoms: Any, hydrogen_mass_amu: float | None) -> None:
-    from ase.data import atomic_masses
 
     masses = atomic_masses[atoms.numbers].copy()
     if hydrogen_mass_amu is not None:
@@ -137,6 +138,7 @@ def _set_masses(atoms: Any, hydrogen_mass_amu: float | None) -> None:
 
 
 def _draw_velocities(atoms: Any, spec: StageSpec) -> None:
+    # lazy: ASE's MD modules load only when a stage runs
     from ase.md.velocitydistribution import Stationary, thermalize_momenta
 
     rng = np.random.default_rng(spec.seed)
@@ -145,16 +147,17 @@ def _draw_velocities(atoms: Any, spec: StageSpec) -> None:
 
 
 def _integrator(atoms: Any, spec: StageSpec) -> Any:
-    from ase import units
 
     dt = spec.timestep_fs * units.fs
     if spec.ensemble == "nvt":
+        # lazy: ASE's MD modules load only when a stage runs
         from ase.md.bussi import Bussi
 
         rng = np.random.default_rng(spec.seed)
         return Bussi(
             atoms, dt, temperature_K=spec.temperature_k, taut=spec.taut_fs * units.fs, rng=rng
         )
+    # lazy: ASE's MD modules load only when a stage runs
     from ase.md.nptberendsen import NPTBerendsen
 
     assert spec.pressure_bar is not None
@@ -195,6 +198,7 @@ def relax_positions(
     Returns the relaxed state, its largest force (eV/Å), the steps taken and the call;
     the caller decides what an unconverged relaxation means.
     """
+    # lazy: ASE's I/O and optimizers load only when a relaxation runs
     from ase.io import read, write
     from ase.optimize import FIRE
 

@@ -57,6 +57,7 @@ def resolve_device(device: str) -> str:
     """``auto`` becomes ``cuda`` when torch sees a GPU and ``cpu`` otherwise."""
     if device != "auto":
         return device
+    # lazy: optional dependency (simwright[mlip])
     import torch
 
     return "cuda" if torch.cuda.is_available() else "cpu"
@@ -72,10 +73,11 @@ def with_d3(calculator: Any) -> Any:
     The dispersion comes from the ``dftd3`` package (the reference s-dftd3 library, CPU).
     """
     try:
+        # lazy: optional dependency (simwright[mlip])
         from dftd3.ase import DFTD3
     except ImportError as exc:
         raise EngineError("D3 needs the dftd3 package: pip install 'simwright[mlip]'") from exc
-    from ase.calculators.mixing import SumCalculator
+    from ase.calculators.mixing import SumCalculator  # lazy: only with D3
 
     return SumCalculator([calculator, DFTD3(method=D3_FUNCTIONAL, damping="d3bj")])
 
