@@ -41,3 +41,18 @@ def test_four_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) 
         assert current_revision(store.engine) == head_revision()
         store.close()
     assert failures == []
+
+
+def test_the_revisions_read_without_alembic_are_alembics_own(tmp_path: Path) -> None:
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from simwright.store.migrate import alembic_config
+
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
+    store = Store.at(tmp_path / "simwright.db")
+    with store.engine.connect() as conn:
+        assert (
+            current_revision(store.engine)
+            == MigrationContext.configure(conn).get_current_revision()
+        )

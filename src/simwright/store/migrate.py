@@ -3,42 +3,65 @@
 Several simwright commands started at once on a new home all find an empty database;
 :func:`upgrade` serialises them with an exclusive lock on a file beside a SQLite
 database, and the ones that waited find it migrated and do nothing.
+
+Alembic is imported only when a migration is due: the head revision is read from the
+migration scripts' ``revision``/``down_revision`` lines and the database's revision
+from its ``alembic_version`` table, so a command on a current store (``runs``,
+``show``) does not pay for importing Alembic. A test checks both against Alembic.
 """
 
 from __future__ import annotations
 
 import fcntl
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 def alembic_config() -> Config:
     """An Alembic configuration pointing at simwright's migration scripts."""
+    # lazy: Alembic takes about a quarter of a second to import; only a migration needs it
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
 
 
+_REVISION = re.compile(r'^(down_revision|revision)\s*=\s*(?:"([^"]*)"|None)\s*$', re.M)
+
+
 def head_revision() -> str:
-    """The newest schema revision shipped with this version of simwright."""
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head is not None
-    return head
+    """The newest schema revision shipped with this version of simwright: the one
+    revision of the migration scripts that no other script names as its parent."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for script in (MIGRATIONS / "versions").glob("*.py"):
+        for key, value in _REVISION.findall(script.read_text(encoding="utf-8")):
+            (revisions if key == "revision" else parents).add(value)
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"the migration scripts have {len(heads)} heads: {sorted(heads)}")
+    return heads.pop()
 
 
 def current_revision(engine: Engine) -> str | None:
     """The schema revision the database is at (None for an empty database)."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+    return None if row is None else str(row[0])
 
 
 def upgrade(engine: Engine, lock_path: Path | None = None) -> None:
@@ -53,6 +76,9 @@ def upgrade(engine: Engine, lock_path: Path | None = None) -> None:
     with _exclusive(lock_path):
         if current_revision(engine) == head:
             return
+        # lazy: Alembic takes about a quarter of a second to import; only a migration needs it
+        from alembic import command
+
         cfg = alembic_config()
         with engine.begin() as conn:
             cfg.attributes["connection"] = conn
