@@ -3,7 +3,8 @@
 The lock is an ``flock`` on an open file, so it dies with its process: a run or a
 campaign killed with SIGKILL can be resumed at once. The holder's process id is
 written into the file for people who look. :mod:`simwright.graph.lock` (runs) and
-:mod:`simwright.campaign.lock` (campaigns) are built on these two functions.
+:mod:`simwright.campaign.lock` (campaigns) are built on the first two functions;
+:func:`waiting_lock` serialises the store's schema migrations.
 """
 
 from __future__ import annotations
@@ -59,3 +60,16 @@ def is_locked(path: Path) -> bool:
             return True
         fcntl.flock(fh, fcntl.LOCK_UN)
     return False
+
+
+@contextmanager
+def waiting_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path``, waiting for as long as another process
+    holds it (the first of several commands started at once on a new store migrates
+    it; the others wait, then find it migrated)."""
+    with path.open("a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

@@ -12,15 +12,15 @@ from its ``alembic_version`` table, so a command on a current store (``runs``,
 
 from __future__ import annotations
 
-import fcntl
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
+
+from simwright.locks import waiting_lock
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -73,7 +73,7 @@ def upgrade(engine: Engine, lock_path: Path | None = None) -> None:
     head = head_revision()
     if current_revision(engine) == head:
         return
-    with _exclusive(lock_path):
+    with waiting_lock(lock_path) if lock_path is not None else nullcontext():
         if current_revision(engine) == head:
             return
         # lazy: Alembic takes about a quarter of a second to import; only a migration needs it
@@ -83,17 +83,3 @@ def upgrade(engine: Engine, lock_path: Path | None = None) -> None:
         with engine.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
-
-
-@contextmanager
-def _exclusive(lock_path: Path | None) -> Iterator[None]:
-    """Hold a blocking ``flock`` on ``lock_path`` (nothing when it is None)."""
-    if lock_path is None:
-        yield
-        return
-    with lock_path.open("a+") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
