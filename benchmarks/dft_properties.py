@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from simwright.graph import Runner
-from simwright.protocols import dft_bands, dft_cohesive, dft_work_function
+from simwright.protocols.dft import bands as dft_bands
+from simwright.protocols.dft import cohesive as dft_cohesive
+from simwright.protocols.dft import work_function as dft_work_function
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store

@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from simwright.graph import Runner
-from simwright.protocols import dft_eos, dft_relax, dft_scf
+from simwright.protocols.dft import eos as dft_eos
+from simwright.protocols.dft import relax as dft_relax
+from simwright.protocols.dft import scf as dft_scf
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from simwright.graph import Runner
-from simwright.protocols.electrolyte_diffusivity import PROTOCOL
+from simwright.protocols.electrolytes.diffusivity import PROTOCOL
 from simwright.settings import Settings
 from simwright.store import Store
 

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from simwright.graph import Runner
-from simwright.protocols import density, diffusivity, ionic_conductivity, liquid_structure
-from simwright.protocols import viscosity as viscosity_protocol
+from simwright.protocols.liquids import density, diffusivity, ionic_conductivity
+from simwright.protocols.liquids import structure as liquid_structure
+from simwright.protocols.liquids import viscosity as viscosity_protocol
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from simwright.graph import Runner
-from simwright.protocols.diffusivity import PROTOCOL
+from simwright.protocols.liquids.diffusivity import PROTOCOL
 from simwright.settings import Settings
 from simwright.store import Store
 

@@ -24,8 +24,8 @@ from typing import Any
 
 from simwright.graph import Runner
 from simwright.potentials import EXPERIMENT, published_for
-from simwright.protocols import cohesive_energy, elastic_constants, lattice_constant
 from simwright.protocols.registry import Protocol
+from simwright.protocols.solids import cohesive_energy, elastic_constants, lattice_constant
 from simwright.settings import Settings
 from simwright.store import Store
 

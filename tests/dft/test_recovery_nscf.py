@@ -19,7 +19,7 @@ from simwright.engines.espresso.postproc import seed_scratch
 from simwright.engines.espresso.pseudo_library import SYSTEM_PSEUDO_DIR, PseudoLibrary
 from simwright.engines.espresso.pw import PwRun, run_pw
 from simwright.engines.espresso.template import KPoints, PwInput
-from simwright.protocols.dft_post import nscf_input
+from simwright.protocols.dft.post import nscf_input
 
 pytestmark = pytest.mark.skipif(
     shutil.which("pw.x") is None or not (SYSTEM_PSEUDO_DIR / "Si.pz-vbc.UPF").is_file(),

@@ -40,6 +40,6 @@ def test_simwright_classes_still_round_trip() -> None:
 
 
 def test_trusted_modules() -> None:
-    assert trusted_module("simwright.protocols.lattice_constant")
+    assert trusted_module("simwright.protocols.solids.lattice_constant")
     assert not trusted_module("subprocess")
     assert trusted_module("myplugin.calcs", allow=("myplugin.calcs:Calc",))

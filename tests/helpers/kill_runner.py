@@ -22,7 +22,7 @@ from typing import Any
 
 from simwright.cli.signals import interrupt_on_signals
 from simwright.graph import Runner
-from simwright.protocols.lattice_constant import PROTOCOL
+from simwright.protocols.solids.lattice_constant import PROTOCOL
 from simwright.settings import settings_at
 from simwright.store import Store
 from simwright.store.models import RunRow

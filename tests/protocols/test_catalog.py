@@ -87,8 +87,8 @@ def test_lazy_protocols_import_only_the_one_looked_up(tmp_path: Path) -> None:
         "LazyProtocols()['lattice_constant']",
         tmp_path,
     )
-    assert "simwright.protocols.lattice_constant" in modules
-    assert "simwright.protocols.diffusivity" not in modules
+    assert "simwright.protocols.solids.lattice_constant" in modules
+    assert "simwright.protocols.liquids.diffusivity" not in modules
 
 
 def test_listing_protocols_from_the_cache_imports_no_graph(tmp_path: Path) -> None:

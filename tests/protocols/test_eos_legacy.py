@@ -10,8 +10,9 @@ import pytest
 
 from simwright.graph import codec
 from simwright.graph.step import upgraded
-from simwright.protocols import dft_eos, lattice_constant
-from simwright.protocols.dft_energies import PwEnergies
+from simwright.protocols.dft import eos as dft_eos
+from simwright.protocols.dft.energies import PwEnergies
+from simwright.protocols.solids import lattice_constant
 from simwright.results import ArtifactRef
 from simwright.steps.energies import AseEnergies
 from simwright.steps.eos import BuildCrystal, FitEOS, Report, ScanVolumes
@@ -60,7 +61,10 @@ def test_upgraded_lattice_steps_carry_the_plan_the_protocol_writes_today() -> No
     )
     fit = upgraded(
         codec.loads(
-            stored("simwright.protocols.lattice_constant:FitEOS", {"params": LATTICE, "scan": REF})
+            stored(
+                "simwright.protocols.lattice_constant:FitEOS",
+                {"params": LATTICE, "scan": REF},
+            )
         )
     )
     assert isinstance(fit, FitEOS) and fit.atoms_per_cell == 4  # the conventional fcc cell

@@ -3,7 +3,7 @@
 Both protocols now run the shared sub-graph of :mod:`simwright.steps.eos`, whose
 steps carry an :class:`~simwright.steps.eos.EosPlan` and an energy engine instead
 of the protocol's parameters. A run stored earlier names the old classes
-(``simwright.protocols.lattice_constant:ScanVolumes``...);
+(``simwright.protocols.solids.lattice_constant:ScanVolumes``...);
 :data:`simwright.graph.renames.CLASS_RENAMES` sends them here, and resuming upgrades
 each to the shared step, with the plan written from the stored parameters.
 """
@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from simwright.builders.crystals import CONVENTIONAL_ATOMS
 from simwright.engines.espresso.template import PwInput
 from simwright.graph import LegacyStep
-from simwright.protocols import dft_eos, lattice_constant
-from simwright.protocols.dft_energies import PwEnergies
-from simwright.protocols.dft_eos import DftEosParams
-from simwright.protocols.lattice_constant import LatticeConstantParams
+from simwright.protocols.dft import eos as dft_eos
+from simwright.protocols.dft.energies import PwEnergies
+from simwright.protocols.dft.eos import DftEosParams
+from simwright.protocols.solids import lattice_constant
+from simwright.protocols.solids.lattice_constant import LatticeConstantParams
 from simwright.results import ArtifactRef
 from simwright.steps.energies import AseEnergies
 from simwright.steps.eos import BuildCrystal, FitEOS, Report, ScanVolumes

@@ -19,7 +19,7 @@ from simwright.builders.crystals import build_bulk
 from simwright.engines.packmol.launcher import PackmolLauncher
 from simwright.errors import EngineError, ValidationError
 from simwright.molecules import get_molecule
-from simwright.protocols.md_common import SYSTEMS, forcefield_of, launcher
+from simwright.protocols.md_systems import SYSTEMS, forcefield_of, launcher
 from simwright.settings import Settings
 
 

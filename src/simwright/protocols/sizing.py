@@ -24,7 +24,7 @@ from simwright.protocols.estimate import (
     md_estimate,
     scf_estimate,
 )
-from simwright.protocols.md_common import MIN_FRAMES, SYSTEMS
+from simwright.protocols.md_systems import MIN_FRAMES, SYSTEMS
 from simwright.settings import Settings
 from simwright.steps.md import MINIMIZE_STEPS, steps_for
 

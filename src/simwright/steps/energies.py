@@ -8,7 +8,7 @@ resumed like any other: :class:`AseEnergies` (an ASE calculator: EMT, LJ, MLIPs)
 ``run 0`` per structure), :class:`PotentialEnergies` (a catalogued interatomic
 potential file of LAMMPS: energies, stresses, ions optionally relaxed) and, above this
 layer because it needs the DFT knowledge graph,
-:class:`simwright.protocols.dft_energies.PwEnergies` (pw.x inside the error-recovery
+:class:`simwright.protocols.dft.energies.PwEnergies` (pw.x inside the error-recovery
 machine).
 """
 

@@ -18,7 +18,7 @@ from simwright.knowledge.planner.quantities import find_quantities
 from simwright.knowledge.planner.resolver import resolve_request
 from simwright.knowledge.planner.selection import NotUnderstood, rank_modules
 from simwright.protocols import load_protocols
-from simwright.protocols.lattice_constant import PROTOCOL as LATTICE
+from simwright.protocols.solids.lattice_constant import PROTOCOL as LATTICE
 from simwright.text import find_elements, find_formulas, find_phrases
 
 MODULES = load_modules()

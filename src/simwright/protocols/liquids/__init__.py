@@ -1,0 +1,3 @@
+"""Liquid-state protocols run by LAMMPS: self-diffusion, thermal conductivity, density,
+structure, viscosity and ionic conductivity of the liquids in :mod:`.systems`.
+"""
