@@ -9,6 +9,7 @@ ps (units metal) here; temperatures in K, pressures in bar, lengths in Å.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -95,12 +96,13 @@ def npt_point(
 def two_phase_preparation(
     dyn: Dynamics, t: float, hot_t: float, equil_steps: int, melt_steps: int, cool_steps: int
 ) -> list[str]:
-    """Crystal NPT (anisotropic) at ``t``; then the upper half along z is melted at ``hot_t``
-    and brought back to ``t`` at fixed box while the lower half is held still."""
+    """Crystal NPT (isotropic: the cubic cell stays cubic) at ``t``; then the upper half
+    along z is melted at ``hot_t`` and brought back to ``t`` at fixed box while the lower
+    half is held still."""
     return [
         dyn.head(),
         _velocities("all", t, dyn.seed),
-        dyn.npt("npt", "all", t, "aniso"),
+        dyn.npt("npt", "all", t, "iso"),
         *_thermo(max(1, equil_steps // 10)),
         f"run             {equil_steps}",
         "unfix           npt",
@@ -157,7 +159,9 @@ def muller_plathe(
         "fix             nve all nve",
         "compute         atom_ke all ke/atom",
         f"variable        atom_t atom c_atom_ke/(1.5*{KB_EV_K})",
-        f"compute         slabs all chunk/atom bin/1d z lower {num(1.0 / slabs)} units reduced",
+        # the bin width is rounded up so that LAMMPS makes exactly ``slabs`` bins
+        f"compute         slabs all chunk/atom bin/1d z lower "
+        f"{math.ceil(1e10 / slabs) / 1e10:.10f} units reduced",
         f"fix             profile all ave/chunk {sample_every} 100 {block} slabs v_atom_t "
         f"file {PROFILE_NAME}",
         f"fix             mp all thermal/conductivity {swap_every} z {slabs}",
@@ -201,7 +205,7 @@ def deposition(
         *_thermo(max(1, every_steps), "atoms"),
         "thermo_modify   lost ignore",
         f"run             {relax_steps}",
-        f"region          insertion block INF INF INF INF {num(lo.insert_lo)} {num(lo.insert_hi)} "
+        f"region          insertion block EDGE EDGE EDGE EDGE {num(lo.insert_lo)} {num(lo.insert_hi)} "
         "units box",
         f"fix             deposit mobile deposit {count} {adatom_type} {every_steps} "
         f"{dyn.seed + 3} region insertion near 2.0 attempt 50 "

@@ -31,6 +31,9 @@ from simwright.steps.potential_md import potential_run
 from simwright.structure import Structure, is_element
 from simwright.text import find_elements, has_word
 
+_KELVIN = re.compile(r"\d+(?:\.\d+)?\s*K\b")
+"""A temperature in kelvin: its K is not potassium."""
+
 CubicLattice = Literal["fcc", "bcc", "diamond"]
 
 
@@ -127,7 +130,7 @@ def md_solid_request(
         return None
     if liquid_words and has_word(text, "liquid", "argon", "lj", "lennard-jones", "water"):
         return None
-    elements = find_elements(text)
+    elements = find_elements(_KELVIN.sub(" ", text))
     if len(elements) != 1:
         raise ParseError(
             f"exactly one element is needed, e.g. {example!r} "
@@ -144,7 +147,7 @@ def md_solid_request(
 
 def temperatures_in(text: str) -> list[float]:
     """Temperatures stated in kelvin ('300 K'), in order."""
-    return [float(t) for t in re.findall(r"(\d+(?:\.\d+)?)\s*K\b", text)]
+    return [float(m.group(0).rstrip("K ")) for m in _KELVIN.finditer(text)]
 
 
 def one_temperature(text: str) -> float | None:

@@ -1,0 +1,134 @@
+"""The melting point by solid–liquid coexistence: which phase grows, and the bracket.
+
+A two-phase box run at a temperature T below the melting point T_m crystallises (the
+count of crystalline atoms rises); above T_m it melts. :func:`phase_change` reads the
+change of the crystalline fraction over a trial; :func:`next_temperature` chooses the
+next trial: first the two ends of the initial bracket, widened when both ends give
+the same answer, then bisection between the highest temperature that crystallised
+and the lowest that melted, until the bracket is narrower than a tolerance or the
+trial budget is spent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simwright.errors import ValidationError
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One coexistence run: temperature (K), crystalline fraction at start and end."""
+
+    temperature_k: float
+    start_fraction: float
+    end_fraction: float
+
+    @property
+    def change(self) -> float:
+        """End minus start fraction (> 0: the crystal grew)."""
+        return self.end_fraction - self.start_fraction
+
+    @property
+    def crystallised(self) -> bool:
+        """True when the crystal grew (T below the melting point)."""
+        return self.change > 0
+
+
+def phase_change(fraction: np.ndarray, skip: float = 0.2, window: float = 0.15) -> tuple[float, float]:
+    """Crystalline fraction near the start (after ``skip`` of the run, the velocity
+    transient) and at the end, each a mean over ``window`` of the samples."""
+    f = np.asarray(fraction, float)
+    if f.size < 10:
+        raise ValidationError(f"a coexistence trial needs at least 10 samples, got {f.size}")
+    first = int(skip * f.size)
+    width = max(1, int(window * f.size))
+    return float(f[first : first + width].mean()), float(f[-width:].mean())
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """The highest temperature that crystallised and the lowest that melted (K)."""
+
+    below_k: float
+    above_k: float
+
+    @property
+    def midpoint(self) -> float:
+        """The estimate of T_m."""
+        return 0.5 * (self.below_k + self.above_k)
+
+    @property
+    def half_width(self) -> float:
+        """Half the bracket: the resolution of the estimate."""
+        return 0.5 * (self.above_k - self.below_k)
+
+
+def bracket(trials: Sequence[Trial]) -> Bracket | None:
+    """The bracket of ``trials``; None while one side is missing.
+
+    Refuses an inconsistent record (a crystal grew above a temperature where it melted)."""
+    grew = [t.temperature_k for t in trials if t.crystallised]
+    melted = [t.temperature_k for t in trials if not t.crystallised]
+    if not grew or not melted:
+        return None
+    below, above = max(grew), min(melted)
+    if below > above:
+        raise ValidationError(
+            f"inconsistent coexistence runs: the crystal grew at {below:g} K but melted at "
+            f"{above:g} K; the runs are too short or the box too small to tell"
+        )
+    return Bracket(below, above)
+
+
+def next_temperature(
+    trials: Sequence[Trial], low_k: float, high_k: float, tolerance_k: float, max_trials: int
+) -> float | None:
+    """The next trial temperature, or None when the bracket is narrow enough or the budget
+    of ``max_trials`` is spent."""
+    done = {t.temperature_k for t in trials}
+    if len(trials) >= max_trials:
+        return None
+    for end in (low_k, high_k):
+        if end not in done:
+            return end
+    found = bracket(trials)
+    step = 0.5 * (high_k - low_k)
+    if found is None:
+        temps = [t.temperature_k for t in trials]
+        # both ends answered alike: widen on the side that is missing
+        return max(temps) + step if trials[0].crystallised else max(1.0, min(temps) - step)
+    if found.above_k - found.below_k <= tolerance_k:
+        return None
+    return found.midpoint
+
+
+def coexistence_plot(
+    path: Path, series: Sequence[tuple[float, np.ndarray, np.ndarray]], title: str
+) -> Path:
+    """Crystalline fraction against time (ps) for each trial temperature."""
+    # lazy: matplotlib takes about half a second to import; only the plot needs it
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # lazy: as above
+
+    fig, ax = plt.subplots(figsize=(6.5, 4.2), dpi=110)
+    cmap = plt.get_cmap("coolwarm")
+    temps = [t for t, _, _ in series]
+    span = (max(temps) - min(temps)) or 1.0
+    for t, time_ps, fraction in sorted(series, key=lambda s: s[0]):
+        ax.plot(time_ps, fraction, color=cmap((t - min(temps)) / span), label=f"{t:.0f} K")
+    ax.set_xlabel("time in trial (ps)")
+    ax.set_ylabel("crystalline fraction (CNA)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, ncol=2)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
