@@ -1,8 +1,8 @@
 """The melting point by solid–liquid coexistence: which phase grows, and the bracket.
 
 A two-phase box run at a temperature T below the melting point T_m crystallises (the
-count of crystalline atoms rises); above T_m it melts. :func:`phase_change` reads the
-change of the crystalline fraction over a trial; :func:`next_temperature` chooses the
+potential energy falls as the latent heat is released); above T_m it melts.
+:func:`phase_change` reads the change of a series over a trial; :func:`next_temperature` chooses the
 next trial: first the two ends of the initial bracket, widened when both ends give
 the same answer, then bisection between the highest temperature that crystallised
 and the lowest that melted, until the bracket is narrower than a tolerance or the
@@ -22,27 +22,38 @@ from simwright.errors import ValidationError
 
 @dataclass(frozen=True)
 class Trial:
-    """One coexistence run: temperature (K), crystalline fraction at start and end."""
+    """One coexistence run: temperature (K), potential energy per atom (eV) and
+    crystalline fraction near its start and at its end.
+
+    The potential energy decides: growing crystal releases the latent heat to the
+    thermostat (the energy falls), melting absorbs it; its signal (the latent heat of
+    a whole half-box) stands far above its noise, while the CNA fraction of a hot
+    crystal is noisy and is recorded for the trace only.
+    """
 
     temperature_k: float
-    start_fraction: float
-    end_fraction: float
+    pe_start: float
+    pe_end: float
+    fraction_start: float
+    fraction_end: float
 
     @property
     def change(self) -> float:
-        """End minus start fraction (> 0: the crystal grew)."""
-        return self.end_fraction - self.start_fraction
+        """End minus start potential energy per atom (eV; < 0: the crystal grew)."""
+        return self.pe_end - self.pe_start
 
     @property
     def crystallised(self) -> bool:
         """True when the crystal grew (T below the melting point)."""
-        return self.change > 0
+        return self.change < 0
 
 
-def phase_change(fraction: np.ndarray, skip: float = 0.2, window: float = 0.15) -> tuple[float, float]:
-    """Crystalline fraction near the start (after ``skip`` of the run, the velocity
-    transient) and at the end, each a mean over ``window`` of the samples."""
-    f = np.asarray(fraction, float)
+def phase_change(
+    series: np.ndarray, skip: float = 0.2, window: float = 0.15
+) -> tuple[float, float]:
+    """A series' mean near the start (after ``skip`` of the run: the velocity and
+    barostat transient) and at the end, each over ``window`` of the samples."""
+    f = np.asarray(series, float)
     if f.size < 10:
         raise ValidationError(f"a coexistence trial needs at least 10 samples, got {f.size}")
     first = int(skip * f.size)

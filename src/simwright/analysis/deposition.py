@@ -53,11 +53,17 @@ class Growth:
 
 
 def growth(
-    atoms: Atoms, n_slab: int, inserted: int, surface_top_a: float, atoms_per_layer: int,
+    atoms: Atoms,
+    n_slab: int,
+    inserted: int,
+    surface_top_a: float,
+    atoms_per_layer: int,
     bound_a: float = 4.0,
 ) -> Growth:
     """Adsorbed and reflected counts of the ``inserted`` atoms (ids above ``n_slab``)."""
-    slab_top = float(atoms.z[atoms.ids <= n_slab].max()) if np.any(atoms.ids <= n_slab) else surface_top_a
+    slab_top = (
+        float(atoms.z[atoms.ids <= n_slab].max()) if np.any(atoms.ids <= n_slab) else surface_top_a
+    )
     z_new = np.sort(atoms.z[atoms.ids > n_slab])
     # the film grows upward from the slab: accept atoms continuous with it
     top = slab_top

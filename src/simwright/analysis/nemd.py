@@ -84,8 +84,12 @@ class Conductivity:
 
 
 def conductivity(
-    profile: Profile, energy_ev: np.ndarray, area_a2: float, length_a: float,
-    timestep_fs: float, skip_blocks: int,
+    profile: Profile,
+    energy_ev: np.ndarray,
+    area_a2: float,
+    length_a: float,
+    timestep_fs: float,
+    skip_blocks: int,
 ) -> Conductivity:
     """κ from the blocks after ``skip_blocks``; ``energy_ev`` is the cumulative energy moved
     at each block end (same steps as the profile)."""
@@ -147,9 +151,7 @@ def extrapolate(lengths_a: np.ndarray, kappa: np.ndarray, stderr: np.ndarray) ->
     return SizeFit(float(1 / intercept), err, float(slope), float(intercept))
 
 
-def nemd_plot(
-    path: Path, runs: list[tuple[float, Conductivity]], fit: SizeFit, title: str
-) -> Path:
+def nemd_plot(path: Path, runs: list[tuple[float, Conductivity]], fit: SizeFit, title: str) -> Path:
     """Left: the steady-state temperature profiles; right: 1/κ against 1/L with the fit."""
     # lazy: matplotlib takes about half a second to import; only the plot needs it
     import matplotlib
@@ -159,7 +161,9 @@ def nemd_plot(
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 3.8), dpi=110)
     for length, c in runs:
-        left.plot(c.coords * length / 10, c.mean_profile, "o-", ms=3, label=f"L = {length / 10:.1f} nm")
+        left.plot(
+            c.coords * length / 10, c.mean_profile, "o-", ms=3, label=f"L = {length / 10:.1f} nm"
+        )
     left.set_xlabel("z (nm)")
     left.set_ylabel("slab temperature (K)")
     left.legend(fontsize=8)

@@ -45,8 +45,15 @@ def _derivative(
     x = at - t0
     value = np.polyval(coef, x)
     # derivative as a linear function of the coefficients (highest power first)
-    grads = np.array([[(degree - k) * xi ** (degree - k - 1) if k < degree else 0.0
-                       for k in range(degree + 1)] for xi in x])
+    grads = np.array(
+        [
+            [
+                (degree - k) * xi ** (degree - k - 1) if k < degree else 0.0
+                for k in range(degree + 1)
+            ]
+            for xi in x
+        ]
+    )
     slope = grads @ coef
     slope_err = np.sqrt(np.einsum("ij,jk,ik->i", grads, cov, grads))
     return value, slope, slope_err
@@ -65,9 +72,7 @@ def fit_scan(
         raise ValidationError("a temperature scan needs at least three increasing temperatures")
     degree = 2 if t.size >= 4 else 1
     a, dadt, dadt_err = _derivative(t, np.asarray(lattice_a), np.asarray(lattice_err), degree, t)
-    _, dhdt, dhdt_err = _derivative(
-        t, np.asarray(enthalpy_ev), np.asarray(enthalpy_err), degree, t
-    )
+    _, dhdt, dhdt_err = _derivative(t, np.asarray(enthalpy_ev), np.asarray(enthalpy_err), degree, t)
     return ScanFit(
         temperatures_k=t,
         alpha_per_k=dadt / a,

@@ -46,7 +46,10 @@ class ThermalValue:
         mark = "" if self.verified else " [unverified: recalled, not checked against the paper]"
         who = "experiment" if self.source == "experiment" else f"{self.source} published"
         return Reference(
-            self.quantity, self.value, THERMAL_UNITS[self.quantity], f"{who}{at}: {self.citation}{mark}"
+            self.quantity,
+            self.value,
+            THERMAL_UNITS[self.quantity],
+            f"{who}{at}: {self.citation}{mark}",
         )
 
 
@@ -61,7 +64,9 @@ BROUGHTON_LI: Final = "J. Q. Broughton and X. P. Li, Phys. Rev. B 35, 9120 (1987
 VALUES: Final[tuple[ThermalValue, ...]] = (
     # Mishin et al. (2001) computed the melting point of EAM1 by solid–liquid coexistence;
     # 1327 K is the value NIST's repository and later papers quote; not re-read here.
-    ThermalValue("Cu_mishin1.eam.alloy", "Cu", "melting_point", 1327.0, None, MISHIN_CU_2001, False),
+    ThermalValue(
+        "Cu_mishin1.eam.alloy", "Cu", "melting_point", 1327.0, None, MISHIN_CU_2001, False
+    ),
     # Broughton and Li (1987): free-energy melting point of Stillinger–Weber Si, 1691 ± 20 K.
     ThermalValue("Si.sw", "Si", "melting_point", 1691.0, None, BROUGHTON_LI, False),
     ThermalValue("experiment", "Cu", "melting_point", 1357.77, None, CRC),
@@ -85,6 +90,7 @@ VALUES: Final[tuple[ThermalValue, ...]] = (
 thermal conductivity; published NEMD/Green–Kubo values for it (e.g. P. K. Schelling,
 S. R. Phillpot and P. Keblinski, Phys. Rev. B 65, 144306 (2002)) depend on size and
 method and are not recorded here (not checked)."""
+
 
 def thermal_references(
     element: str, potential: str, quantities: tuple[str, ...]

@@ -24,7 +24,9 @@ from simwright.steps.md import SegmentFiles, launcher, record_segment
 from simwright.structure import Structure
 
 
-def potential_run(potential: Potential, elements: Sequence[str], boundary: str = "p p p") -> PotentialRun:
+def potential_run(
+    potential: Potential, elements: Sequence[str], boundary: str = "p p p"
+) -> PotentialRun:
     """The :class:`PotentialRun` of ``elements`` with the installed file of ``potential``."""
     folder = lammps_potentials_dir()
     if folder is None or not (folder / potential.file).is_file():

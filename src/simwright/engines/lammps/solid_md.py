@@ -42,8 +42,7 @@ def _finish() -> list[str]:
 
 def _velocities(group: str, temperature_k: float, seed: int) -> str:
     return (
-        f"velocity        {group} create {num(temperature_k)} {seed} "
-        "dist gaussian mom yes rot no"
+        f"velocity        {group} create {num(temperature_k)} {seed} dist gaussian mom yes rot no"
     )
 
 
@@ -122,7 +121,11 @@ def two_phase_preparation(
 
 
 def coexistence_trial(
-    dyn: Dynamics, t: float, cna_cutoff_a: float, solid_codes: tuple[int, ...], steps: int,
+    dyn: Dynamics,
+    t: float,
+    cna_cutoff_a: float,
+    solid_codes: tuple[int, ...],
+    steps: int,
     every: int,
 ) -> list[str]:
     """NPT (anisotropic, zero pressure) at ``t`` from the two-phase state, counting the
@@ -143,8 +146,13 @@ def coexistence_trial(
 
 
 def muller_plathe(
-    dyn: Dynamics, t: float, equil_steps: int, prod_steps: int, swap_every: int,
-    slabs: int, sample_every: int,
+    dyn: Dynamics,
+    t: float,
+    equil_steps: int,
+    prod_steps: int,
+    swap_every: int,
+    slabs: int,
+    sample_every: int,
 ) -> list[str]:
     """NVT at ``t``, then NVE with Müller-Plathe kinetic-energy swaps along z (``f_mp``: the
     energy moved, eV) and the slab temperatures averaged into :data:`PROFILE_NAME`."""
@@ -183,8 +191,16 @@ class DepositionLayout:
 
 
 def deposition(
-    dyn: Dynamics, t: float, layout: DepositionLayout, *, adatom_type: int, count: int,
-    every_steps: int, speed_a_ps: float, relax_steps: int, settle_steps: int,
+    dyn: Dynamics,
+    t: float,
+    layout: DepositionLayout,
+    *,
+    adatom_type: int,
+    count: int,
+    every_steps: int,
+    speed_a_ps: float,
+    relax_steps: int,
+    settle_steps: int,
 ) -> list[str]:
     """Slab (bottom fixed, middle Langevin at ``t``, top free) receiving ``count`` atoms, one
     every ``every_steps``, each moving down at ``speed_a_ps``; atoms leaving through the
@@ -205,7 +221,8 @@ def deposition(
         *_thermo(max(1, every_steps), "atoms"),
         "thermo_modify   lost ignore",
         f"run             {relax_steps}",
-        f"region          insertion block EDGE EDGE EDGE EDGE {num(lo.insert_lo)} {num(lo.insert_hi)} "
+        f"region          insertion block EDGE EDGE EDGE EDGE {num(lo.insert_lo)} "
+        f"{num(lo.insert_hi)} "
         "units box",
         f"fix             deposit mobile deposit {count} {adatom_type} {every_steps} "
         f"{dyn.seed + 3} region insertion near 2.0 attempt 50 "

@@ -26,6 +26,14 @@ _DFT_INSTEAD = (
     "simwright's DFT protocols are dft_scf (total energy), dft_relax and dft_eos "
     "(lattice constant, bulk modulus)"
 )
+_CRYSTAL_KAPPA = (
+    r"(?:lattice|phonon|crystal(?:line)?|solid)\s+thermal conductivit(?:y|ies)"
+    r"|thermal conductivit(?:y|ies)\s+of\s+(?:(?:crystalline|solid|bulk|diamond|fcc|bcc)\s+)*"
+    r"(?:silicon|germanium|diamond|copper|alumini?um|(?-i:(?!Ar\b)[A-Z][a-z]?\b))"
+    r"|thermal conductivit(?:y|ies)(?=.*\b(?:tersoff|stillinger|sw|eam|potential)\b)"
+)
+"""A thermal conductivity asked of a crystal (a solid, an element other than argon, a
+potential of the catalogue); a liquid's goes to the Green–Kubo ``thermal_conductivity``."""
 PROPERTIES: tuple[Property, ...] = (
     Property(
         "band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD, ("dft_bands",)
@@ -65,6 +73,19 @@ PROPERTIES: tuple[Property, ...] = (
         "melting point",
         r"melting (?:point|temperature)|freezing point",
         "lattice_constant (ASE) gives the 0 K lattice constant and bulk modulus",
+        ("melting_point",),
+    ),
+    Property(
+        "thermal expansion",
+        r"(?:coefficient of )?thermal expansion(?: coefficient)?",
+        "lattice_constant gives the 0 K lattice constant",
+        ("thermal_expansion",),
+    ),
+    Property(
+        "thermal conductivity of a crystal",
+        _CRYSTAL_KAPPA,
+        "thermal_conductivity (Green–Kubo) for liquid Lennard-Jones argon",
+        ("crystal_thermal_conductivity",),
     ),
     Property(
         "viscosity",
@@ -88,12 +109,19 @@ PROPERTIES: tuple[Property, ...] = (
         "heat capacity",
         r"heat capacity|specific heat",
         "thermal_conductivity (Green–Kubo, LJ argon)",
+        ("thermal_expansion",),
     ),
     Property(
         "ionic conductivity",
         r"ionic conductivity|electrical conductivity",
         "diffusivity of SPC/E water or LJ argon",
         ("ionic_conductivity",),
+    ),
+    Property(
+        "deposition",
+        r"deposition|deposit(?:ing|ed)?|film growth",
+        "none: the knowledge module metal_deposition_on_slab describes the procedure",
+        ("deposition",),
     ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
     Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),

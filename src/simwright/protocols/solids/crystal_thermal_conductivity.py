@@ -105,12 +105,21 @@ class NemdRun(Step):
         equil = steps_for(p.equilibration_ps, p.timestep_fs)
         prod = steps_for(p.production_ps, p.timestep_fs)
         body = muller_plathe(
-            p.dynamics(), p.temperature_k, equil, prod, p.swap_every, p.slabs(cells),
+            p.dynamics(),
+            p.temperature_k,
+            equil,
+            prod,
+            p.swap_every,
+            p.slabs(cells),
             p.sample_every,
         )
         _, files = md_with_potential(
-            ctx, potential_run(p.entry(), [p.element]), body, f"Müller-Plathe, {cells} cells",
-            structure=supercell_of(p, (p.cross_cells, p.cross_cells, cells)), steps=equil + prod,
+            ctx,
+            potential_run(p.entry(), [p.element]),
+            body,
+            f"Müller-Plathe, {cells} cells",
+            structure=supercell_of(p, (p.cross_cells, p.cross_cells, cells)),
+            steps=equil + prod,
         )
         profile = ctx.artifact(
             ctx.workdir / PROFILE_NAME, "profile", "slab temperatures (fix ave/chunk)"
@@ -136,10 +145,12 @@ class ConductivityReport(Step):
         results = []
         for cells, (thermo_ref, profile_ref) in zip(p.lengths_cells, self.runs, strict=True):
             table = read_table(ctx.path(thermo_ref))
-            energy = dict(zip(np.asarray(table["step"]).tolist(), np.asarray(table["f_mp"]), strict=True))
+            energy = dict(
+                zip(np.asarray(table["step"]).tolist(), np.asarray(table["f_mp"]), strict=True)
+            )
             profile = read_profile(ctx.path(profile_ref))
             moved = np.array([energy[int(s)] for s in profile.steps])
-            skip = int(round(p.steady_after_ps * 1000 / p.timestep_fs / p.block_steps()))
+            skip = round(p.steady_after_ps * 1000 / p.timestep_fs / p.block_steps())
             length = cells * a
             results.append(
                 (length, conductivity(profile, moved, area, length, p.timestep_fs, skip))
@@ -163,7 +174,9 @@ class ConductivityReport(Step):
         refs = [ctx.artifact(path, "table", table.description, SCHEMA_VERSION)]
         if fit is not None:
             plot = nemd_plot(
-                ctx.workdir / "conductivity.png", results, fit,
+                ctx.workdir / "conductivity.png",
+                results,
+                fit,
                 f"{p.element} ({p.engine_name()}), {p.temperature_k:g} K",
             )
             refs.append(ctx.artifact(plot, "plot", "temperature profiles and 1/κ against 1/L"))
@@ -176,14 +189,18 @@ class ConductivityReport(Step):
         src = refs[0].path
         longest_l, longest = results[-1]
         values = {
-            "thermal_conductivity_longest_box": Quantity(longest.kappa, "W/(m K)", longest.stderr, src),
+            "thermal_conductivity_longest_box": Quantity(
+                longest.kappa, "W/(m K)", longest.stderr, src
+            ),
         }
         if fit is not None and fit.kappa_inf is not None:
             values["thermal_conductivity"] = Quantity(fit.kappa_inf, "W/(m K)", fit.stderr, src)
             extrap = f"κ∞ = {fit.kappa_inf:.0f} W/(m K) (1/κ vs 1/L over {len(results)} lengths)"
         else:
             extrap = "no extrapolation (one length, or 1/κ does not fall with 1/L)"
-        per = "; ".join(f"L = {length / 10:.1f} nm: {c.kappa:.1f} ± {c.stderr:.1f}" for length, c in results)
+        per = "; ".join(
+            f"L = {length / 10:.1f} nm: {c.kappa:.1f} ± {c.stderr:.1f}" for length, c in results
+        )
         summary = (
             f"{p.element} ({p.engine_name()}) at {p.temperature_k:g} K: κ = {longest.kappa:.1f} ± "
             f"{longest.stderr:.1f} W/(m K) in the longest box ({longest_l / 10:.1f} nm); {extrap}"
@@ -198,7 +215,8 @@ class ConductivityReport(Step):
                 f"{p.cross_cells}×{p.cross_cells}×L {p.resolved_lattice()} supercells, L = "
                 f"{', '.join(map(str, p.lengths_cells))} cells (a = {p.resolved_a():.4f} Å; "
                 f"{', '.join(str(p.atoms(n)) for n in p.lengths_cells)} atoms), NVT "
-                f"{p.equilibration_ps:g} ps at {p.temperature_k:g} K, then NVE {p.production_ps:g} ps "
+                f"{p.equilibration_ps:g} ps at {p.temperature_k:g} K, then NVE "
+                f"{p.production_ps:g} ps "
                 f"with a swap every {p.swap_every} steps ({p.timestep_fs:g} fs step), slabs two "
                 f"layers thick; first {p.steady_after_ps:g} ps of production skipped; blocks of "
                 f"{p.block_steps()} steps."
@@ -246,12 +264,14 @@ def estimate(params: CrystalConductivityParams, settings: Settings) -> Estimate:
 def prepare(params: CrystalConductivityParams, settings: Settings) -> BuiltInputs:
     """The longest supercell, the potential and LAMMPS."""
     n = max(params.lengths_cells)
-    return md_inputs(params, supercell_of(params, (params.cross_cells, params.cross_cells, n)), settings)
+    return md_inputs(
+        params, supercell_of(params, (params.cross_cells, params.cross_cells, n)), settings
+    )
 
 
 PROTOCOL = Protocol(
     name="crystal_thermal_conductivity",
-    title="Lattice thermal conductivity of a crystal by Müller-Plathe NEMD with 1/L extrapolation (LAMMPS)",
+    title="Lattice thermal conductivity of a crystal by Müller-Plathe NEMD (LAMMPS)",
     summary=__doc__ or "",
     graph=GRAPH,
     parameters=CrystalConductivityParams,

@@ -132,13 +132,21 @@ class DepositionParams(CrystalMDParams):
 
     def atoms_per_layer(self) -> int:
         """Atoms in one (001) layer of the slab."""
-        return self.atoms_per_cell() * self.cells[0] * self.cells[1] // LAYERS_PER_CELL[
-            self.resolved_lattice()
-        ]
+        return (
+            self.atoms_per_cell()
+            * self.cells[0]
+            * self.cells[1]
+            // LAYERS_PER_CELL[self.resolved_lattice()]
+        )
 
     def dynamics(self) -> Dynamics:
         """Timestep, damping and seed."""
         return Dynamics(self.timestep_fs, self.seed)
+
+
+def _binomial(fraction: float, n: int) -> float:
+    """Standard error of a fraction from ``n`` trials (at least that of 1 in 100)."""
+    return math.sqrt(max(fraction * (1 - fraction), 1e-2) / n)
 
 
 @dataclass(frozen=True)
@@ -154,12 +162,22 @@ class Deposit(Step):
         every = steps_for(p.interval_ps, p.timestep_fs)
         relax, settle = (steps_for(x, p.timestep_fs) for x in (p.relax_ps, p.settle_ps))
         body = deposition(
-            p.dynamics(), p.temperature_k, p.layout(), adatom_type=run.type_of(p.deposited()),
-            count=p.count, every_steps=every, speed_a_ps=p.speed_a_ps(), relax_steps=relax,
+            p.dynamics(),
+            p.temperature_k,
+            p.layout(),
+            adatom_type=run.type_of(p.deposited()),
+            count=p.count,
+            every_steps=every,
+            speed_a_ps=p.speed_a_ps(),
+            relax_steps=relax,
             settle_steps=settle,
         )
         _, files = md_with_potential(
-            ctx, run, body, f"deposition of {p.count} {p.deposited()}", structure=p.slab(),
+            ctx,
+            run,
+            body,
+            f"deposition of {p.count} {p.deposited()}",
+            structure=p.slab(),
             steps=relax + p.count * every + settle,
         )
         dump = ctx.artifact(ctx.workdir / DEPOSITED_NAME, "atoms", "final atoms (id type x y z)")
@@ -195,7 +213,11 @@ class DepositionReport(Step):
         )
         path = write_table(ctx.workdir / "density_profile.h5", table)
         plot = profile_plot(
-            ctx.workdir / "density_profile.png", z, slab, new, p.surface_a(),
+            ctx.workdir / "density_profile.png",
+            z,
+            slab,
+            new,
+            p.surface_a(),
             f"{p.deposited()} on {p.element}(001), {p.count} atoms at {p.energy_ev:g} eV",
         )
         refs = (
@@ -244,7 +266,7 @@ class DepositionReport(Step):
                     "surface diffusion between arrivals is cut short, so island shapes and "
                     "roughness are those of far-from-equilibrium growth.",
                     f"One run, {p.count} atoms: the sticking fraction is one sample (binomial "
-                    f"error about ±{math.sqrt(max(g.sticking * (1 - g.sticking), 1e-4) / p.count):.2f}).",
+                    f"error about ±{_binomial(g.sticking, p.count):.2f}).",
                 ],
             )
         )
@@ -302,7 +324,7 @@ def prepare(params: DepositionParams, settings: Settings) -> BuiltInputs:
 
 PROTOCOL = Protocol(
     name="deposition",
-    title="Deposition of atoms onto a crystal slab: film growth, sticking, density profile (LAMMPS)",
+    title="Deposition of atoms onto a crystal slab: sticking, coverage, density profile (LAMMPS)",
     summary=__doc__ or "",
     graph=GRAPH,
     parameters=DepositionParams,

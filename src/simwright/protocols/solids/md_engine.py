@@ -91,7 +91,7 @@ class CrystalMDParams(BaseModel):
             raise ValidationError(
                 f"{self.element} is {sym} in its reference state; give fcc, bcc or diamond"
             )
-        return sym  # type: ignore[return-value]
+        return sym
 
     def resolved_a(self) -> float:
         """The starting lattice constant (Å): given, or the element's reference value."""

@@ -123,8 +123,12 @@ class PrepareTwoPhase(Step):
         steps = [steps_for(x, p.timestep_fs) for x in (p.equilibration_ps, p.melt_ps, p.cool_ps)]
         body = two_phase_preparation(p.dynamics(), g, 1.5 * g, *steps)
         result, files = md_with_potential(
-            ctx, potential_run(p.entry(), [p.element]), body, "two-phase preparation",
-            structure=supercell_of(p, p.cells), steps=sum(steps),
+            ctx,
+            potential_run(p.entry(), [p.element]),
+            body,
+            "two-phase preparation",
+            structure=supercell_of(p, p.cells),
+            steps=sum(steps),
         )
         table = result.thermo
         crystal = np.asarray(table["run"]) == 0
@@ -151,22 +155,39 @@ class CoexistenceTrial(Step):
             return MeltingReport(p, self.lattice_a, self.trials)
         factor, codes = CNA[p.resolved_lattice()]
         steps = steps_for(p.trial_ps, p.timestep_fs)
-        body = coexistence_trial(p.dynamics(), t, factor * self.lattice_a, codes, steps, p.sample_every)
-        _, files = md_with_potential(
-            ctx, potential_run(p.entry(), [p.element]), body, f"coexistence at {t:g} K",
-            restart=self.two_phase, steps=steps,
+        body = coexistence_trial(
+            p.dynamics(), t, factor * self.lattice_a, codes, steps, p.sample_every
         )
-        return CoexistenceTrial(p, self.two_phase, self.lattice_a, (*self.trials, (t, files.thermo)))
+        _, files = md_with_potential(
+            ctx,
+            potential_run(p.entry(), [p.element]),
+            body,
+            f"coexistence at {t:g} K",
+            restart=self.two_phase,
+            steps=steps,
+        )
+        return CoexistenceTrial(
+            p, self.two_phase, self.lattice_a, (*self.trials, (t, files.thermo))
+        )
 
 
-def _series(ctx: RunContext, p: MeltingPointParams, ref: ArtifactRef) -> tuple[np.ndarray, np.ndarray]:
+def _series(
+    ctx: RunContext, p: MeltingPointParams, ref: ArtifactRef
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Time in the trial (ps), crystalline fraction and potential energy per atom (eV)."""
     table = read_table(ctx.path(ref))
     time_fs = np.asarray(table["time"], float)
-    return (time_fs - time_fs[0]) / 1000.0, np.asarray(table["c_nsolid"], float) / p.n_atoms()
+    n = p.n_atoms()
+    return (
+        (time_fs - time_fs[0]) / 1000.0,
+        np.asarray(table["c_nsolid"], float) / n,
+        np.asarray(table["potential_energy"], float) / n,
+    )
 
 
 def _trial(ctx: RunContext, p: MeltingPointParams, t: float, ref: ArtifactRef) -> Trial:
-    return Trial(t, *phase_change(_series(ctx, p, ref)[1]))
+    _, fraction, pe = _series(ctx, p, ref)
+    return Trial(t, *phase_change(pe), *phase_change(fraction))
 
 
 @dataclass(frozen=True)
@@ -193,17 +214,20 @@ class MeltingReport(Step):
             name="coexistence_trials",
             columns=(
                 Column("temperature", np.array([o.temperature_k for o in outcomes]), "K"),
-                Column("start_fraction", np.array([o.start_fraction for o in outcomes]), "1"),
-                Column("end_fraction", np.array([o.end_fraction for o in outcomes]), "1"),
+                Column("pe_start", np.array([o.pe_start for o in outcomes]), "eV", "per atom"),
+                Column("pe_end", np.array([o.pe_end for o in outcomes]), "eV", "per atom"),
+                Column("fraction_start", np.array([o.fraction_start for o in outcomes]), "1"),
+                Column("fraction_end", np.array([o.fraction_end for o in outcomes]), "1"),
                 Column("crystallised", np.array([int(o.crystallised) for o in outcomes]), "1"),
             ),
             description=f"coexistence trials of {p.element} with {p.engine_name()}, in order",
             producer=ctx.producer,
         )
         path = write_table(ctx.workdir / "coexistence_trials.h5", table)
-        series = [(t, *_series(ctx, p, ref)) for t, ref in self.trials]
+        series = [(t, *_series(ctx, p, ref)[:2]) for t, ref in self.trials]
         plot = coexistence_plot(
-            ctx.workdir / "coexistence.png", series,
+            ctx.workdir / "coexistence.png",
+            series,
             f"{p.element} ({p.engine_name()}), {p.n_atoms()} atoms",
         )
         refs = (
@@ -213,13 +237,18 @@ class MeltingReport(Step):
         return Done(self._report(ctx, outcomes, found.midpoint, found.half_width, refs))
 
     def _report(
-        self, ctx: RunContext, outcomes: list[Trial], tm: float, half: float,
+        self,
+        ctx: RunContext,
+        outcomes: list[Trial],
+        tm: float,
+        half: float,
         refs: tuple[ArtifactRef, ...],
     ) -> ProtocolResult:
         p = self.params
         lines = "; ".join(
             f"{o.temperature_k:g} K {'crystallised' if o.crystallised else 'melted'} "
-            f"({o.change:+.2f})"
+            f"(ΔE_pot {1000 * o.change:+.1f} meV/atom, CNA fraction "
+            f"{o.fraction_start:.2f} -> {o.fraction_end:.2f})"
             for o in outcomes
         )
         nx, ny, nz = p.cells
@@ -242,14 +271,15 @@ class MeltingReport(Step):
                 f"{1.5 * p.guess():g} K ({p.melt_ps:g} ps) and cooled back ({p.cool_ps:g} ps) "
                 f"with the lower half held; each trial {p.trial_ps:g} ps of NPT "
                 f"(anisotropic, 0 bar, {p.timestep_fs:g} fs step) from that state, crystalline "
-                "atoms counted by CNA; first bracket "
+                "atoms counted by CNA, the phase that grows read from the change of the potential "
+                "energy between the first and last part of the trial; first bracket "
                 f"{p.first_bracket()[0]:g}–{p.first_bracket()[1]:g} K, then bisection to "
                 f"{p.tolerance_k:g} K or {p.max_trials} trials."
             ),
             artifacts=(*refs, self.trials[0][1]),
             references=thermal_references(p.element, p.engine_name(), ("melting_point",)),
             notes=[
-                f"Trials (change of the crystalline fraction): {lines}.",
+                f"Trials (change of the potential energy, which decides; CNA fraction): {lines}.",
                 "The ± is half the final bracket (the resolution of the bisection), not a "
                 "statistical error: near T_m the interface moves slowly and a short run in a "
                 "small box can misjudge the sign; longer trials and a larger cross-section "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -65,7 +66,7 @@ class ThermalExpansionParams(CrystalMDParams):
     @field_validator("temperatures_k")
     @classmethod
     def _increasing(cls, value: tuple[float, ...]) -> tuple[float, ...]:
-        if any(t <= 0 for t in value) or any(b <= a for a, b in zip(value, value[1:], strict=False)):
+        if any(t <= 0 for t in value) or any(b <= a for a, b in pairwise(value)):
             raise ValueError("temperatures must be positive and strictly increasing")
         return value
 
@@ -98,7 +99,12 @@ class ScanPoint(Step):
         run = potential_run(p.entry(), [p.element])
         structure = supercell_of(p, (p.cells,) * 3) if self.restart is None else None
         _, files = md_with_potential(
-            ctx, run, body, f"NPT at {t:g} K", structure=structure, restart=self.restart,
+            ctx,
+            run,
+            body,
+            f"NPT at {t:g} K",
+            structure=structure,
+            restart=self.restart,
             steps=equil + prod,
         )
         thermo = (*self.thermo, files.thermo)
@@ -129,8 +135,9 @@ class ExpansionReport(Step):
         for i, ref in enumerate(self.thermo):
             data = _production(ctx, ref)
             lattice = (data["lx"] + data["ly"] + data["lz"]) / (3 * p.cells)
-            ba, bh = block_average(lattice, p.n_blocks), block_average(
-                data["enthalpy"] / n_atoms, p.n_blocks
+            ba, bh = (
+                block_average(lattice, p.n_blocks),
+                block_average(data["enthalpy"] / n_atoms, p.n_blocks),
             )
             a[i], a_err[i], h[i], h_err[i] = ba.mean, ba.sem, bh.mean, bh.sem
         fit = fit_scan(t, a, a_err, h, h_err)
@@ -152,7 +159,13 @@ class ExpansionReport(Step):
         )
         path = write_table(ctx.workdir / "thermal_expansion.h5", table)
         plot = expansion_plot(
-            ctx.workdir / "thermal_expansion.png", t, a, a_err, h, h_err, fit,
+            ctx.workdir / "thermal_expansion.png",
+            t,
+            a,
+            a_err,
+            h,
+            h_err,
+            fit,
             f"{p.element} ({p.engine_name()}), {n_atoms} atoms",
         )
         table_ref = ctx.artifact(path, "table", table.description, SCHEMA_VERSION)
@@ -160,7 +173,12 @@ class ExpansionReport(Step):
         return Done(self._report(ctx, fit, a, table_ref, plot_ref, n_atoms))
 
     def _report(
-        self, ctx: RunContext, fit: Any, a: np.ndarray, table: ArtifactRef, plot: ArtifactRef,
+        self,
+        ctx: RunContext,
+        fit: Any,
+        a: np.ndarray,
+        table: ArtifactRef,
+        plot: ArtifactRef,
         n_atoms: int,
     ) -> ProtocolResult:
         p = self.params
@@ -224,7 +242,9 @@ def parse_request(text: str) -> dict[str, Any] | None:
         raw["temperatures_k"] = tuple(sorted(temps))
     elif len(temps) == 1:
         raw["reference_k"] = temps[0]
-        raw["temperatures_k"] = tuple(temps[0] + d for d in (-200, -100, 0, 100, 200) if temps[0] + d > 0)
+        raw["temperatures_k"] = tuple(
+            temps[0] + d for d in (-200, -100, 0, 100, 200) if temps[0] + d > 0
+        )
     return raw
 
 
