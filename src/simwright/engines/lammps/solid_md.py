@@ -93,11 +93,18 @@ def npt_point(
 
 
 def two_phase_preparation(
-    dyn: Dynamics, t: float, hot_t: float, equil_steps: int, melt_steps: int, cool_steps: int
+    dyn: Dynamics,
+    t: float,
+    hot_t: float,
+    equil_steps: int,
+    melt_steps: int,
+    cool_steps: int,
+    relax_steps: int,
 ) -> list[str]:
     """Crystal NPT (isotropic: the cubic cell stays cubic) at ``t``; then the upper half
     along z is melted at ``hot_t`` and brought back to ``t`` at fixed box while the lower
-    half is held still."""
+    half is held still; last, the whole box relaxes by NPT (anisotropic) at ``t`` so
+    that the liquid, melted at the crystal's volume, loses its excess pressure."""
     return [
         dyn.head(),
         _velocities("all", t, dyn.seed),
@@ -116,6 +123,10 @@ def two_phase_preparation(
         "unfix           melt",
         dyn.nvt("cool", "liquid", t),
         f"run             {cool_steps}",
+        "unfix           cool",
+        _velocities("solid", t, dyn.seed + 2),
+        dyn.npt("relax", "all", t, "aniso"),
+        f"run             {relax_steps}",
         *_finish(),
     ]
 

@@ -27,8 +27,9 @@ from simwright.analysis.coexistence import (
     Trial,
     bracket,
     coexistence_plot,
+    end_mean,
+    expected_energy,
     next_temperature,
-    phase_change,
 )
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.engines.lammps.solid_md import Dynamics, coexistence_trial, two_phase_preparation
@@ -65,12 +66,13 @@ class MeltingPointParams(CrystalMDParams):
         None, gt=0, description="centre of the first bracket (K); default: experiment's T_m"
     )
     bracket_fraction: float = Field(0.12, gt=0, le=0.5, description="first bracket ± fraction")
-    tolerance_k: float = Field(10.0, gt=0, description="stop when the bracket is this narrow")
+    tolerance_k: float = Field(20.0, gt=0, description="stop when the bracket is this narrow")
     max_trials: int = Field(8, ge=2, le=30)
     cells: tuple[int, int, int] = Field((4, 4, 16), description="supercell; z is the long axis")
     equilibration_ps: float = Field(5.0, gt=0)
     melt_ps: float = Field(5.0, gt=0)
     cool_ps: float = Field(3.0, gt=0)
+    relax_ps: float = Field(3.0, gt=0, description="NPT of the two-phase box at the guess")
     trial_ps: float = Field(25.0, gt=0)
     sample_every: int = Field(50, ge=1)
 
@@ -120,7 +122,10 @@ class PrepareTwoPhase(Step):
     def run(self, ctx: RunContext) -> CoexistenceTrial:
         p = self.params
         g = p.guess()
-        steps = [steps_for(x, p.timestep_fs) for x in (p.equilibration_ps, p.melt_ps, p.cool_ps)]
+        steps = [
+            steps_for(x, p.timestep_fs)
+            for x in (p.equilibration_ps, p.melt_ps, p.cool_ps, p.relax_ps)
+        ]
         body = two_phase_preparation(p.dynamics(), g, 1.5 * g, *steps)
         result, files = md_with_potential(
             ctx,
@@ -131,10 +136,12 @@ class PrepareTwoPhase(Step):
             steps=sum(steps),
         )
         table = result.thermo
-        crystal = np.asarray(table["run"]) == 0
-        a_t = float(np.asarray(table["lx"])[crystal][-1]) / p.cells[0]
+        run = np.asarray(table["run"])
+        a_t = float(np.asarray(table["lx"])[run == 0][-1]) / p.cells[0]
+        relaxed = np.asarray(table["potential_energy"])[run == run.max()]
+        reference = float(relaxed[relaxed.size // 2 :].mean()) / p.n_atoms()
         assert files.restart is not None
-        return CoexistenceTrial(p, files.restart, a_t, ())
+        return CoexistenceTrial(p, files.restart, a_t, reference, ())
 
 
 @dataclass(frozen=True)
@@ -144,15 +151,17 @@ class CoexistenceTrial(Step):
     params: MeltingPointParams
     two_phase: ArtifactRef
     lattice_a: float
+    reference_pe_ev: float
+    """Potential energy per atom of the prepared two-phase box at the guess (eV)."""
     trials: tuple[tuple[float, ArtifactRef], ...]
 
     @override
     def run(self, ctx: RunContext) -> CoexistenceTrial | MeltingReport:
         p = self.params
-        outcomes = [_trial(ctx, p, t, ref) for t, ref in self.trials]
+        outcomes = [_trial(ctx, p, self.reference_pe_ev, t, ref) for t, ref in self.trials]
         t = next_temperature(outcomes, *p.first_bracket(), p.tolerance_k, p.max_trials)
         if t is None:
-            return MeltingReport(p, self.lattice_a, self.trials)
+            return MeltingReport(p, self.lattice_a, self.reference_pe_ev, self.trials)
         factor, codes = CNA[p.resolved_lattice()]
         steps = steps_for(p.trial_ps, p.timestep_fs)
         body = coexistence_trial(
@@ -166,9 +175,8 @@ class CoexistenceTrial(Step):
             restart=self.two_phase,
             steps=steps,
         )
-        return CoexistenceTrial(
-            p, self.two_phase, self.lattice_a, (*self.trials, (t, files.thermo))
-        )
+        trials = (*self.trials, (t, files.thermo))
+        return CoexistenceTrial(p, self.two_phase, self.lattice_a, self.reference_pe_ev, trials)
 
 
 def _series(
@@ -185,9 +193,17 @@ def _series(
     )
 
 
-def _trial(ctx: RunContext, p: MeltingPointParams, t: float, ref: ArtifactRef) -> Trial:
-    _, fraction, pe = _series(ctx, p, ref)
-    return Trial(t, *phase_change(pe), *phase_change(fraction))
+def _trial(
+    ctx: RunContext, p: MeltingPointParams, reference_pe: float, t: float, ref: ArtifactRef
+) -> Trial:
+    time_ps, fraction, pe = _series(ctx, p, ref)
+    return Trial(
+        t,
+        expected_energy(reference_pe, p.guess(), t),
+        end_mean(time_ps, pe),
+        float(fraction[0]),
+        end_mean(time_ps, fraction),
+    )
 
 
 @dataclass(frozen=True)
@@ -196,12 +212,13 @@ class MeltingReport(Step):
 
     params: MeltingPointParams
     lattice_a: float
+    reference_pe_ev: float
     trials: tuple[tuple[float, ArtifactRef], ...]
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
         p = self.params
-        outcomes = [_trial(ctx, p, t, ref) for t, ref in self.trials]
+        outcomes = [_trial(ctx, p, self.reference_pe_ev, t, ref) for t, ref in self.trials]
         found = bracket(outcomes)
         if found is None:
             side = "crystallised" if outcomes[0].crystallised else "melted"
@@ -214,7 +231,12 @@ class MeltingReport(Step):
             name="coexistence_trials",
             columns=(
                 Column("temperature", np.array([o.temperature_k for o in outcomes]), "K"),
-                Column("pe_start", np.array([o.pe_start for o in outcomes]), "eV", "per atom"),
+                Column(
+                    "pe_expected",
+                    np.array([o.pe_start for o in outcomes]),
+                    "eV",
+                    "per atom, without a phase change",
+                ),
                 Column("pe_end", np.array([o.pe_end for o in outcomes]), "eV", "per atom"),
                 Column("fraction_start", np.array([o.fraction_start for o in outcomes]), "1"),
                 Column("fraction_end", np.array([o.fraction_end for o in outcomes]), "1"),
@@ -269,10 +291,12 @@ class MeltingReport(Step):
                 f"{p.resolved_lattice()} supercell ({p.n_atoms()} atoms, z long) equilibrated by "
                 f"NPT at {p.guess():g} K ({p.equilibration_ps:g} ps), its upper half melted at "
                 f"{1.5 * p.guess():g} K ({p.melt_ps:g} ps) and cooled back ({p.cool_ps:g} ps) "
-                f"with the lower half held; each trial {p.trial_ps:g} ps of NPT "
+                f"with the lower half held, then the whole box relaxed by NPT "
+                f"({p.relax_ps:g} ps); each trial {p.trial_ps:g} ps of NPT "
                 f"(anisotropic, 0 bar, {p.timestep_fs:g} fs step) from that state, crystalline "
-                "atoms counted by CNA, the phase that grows read from the change of the potential "
-                "energy between the first and last part of the trial; first bracket "
+                "atoms counted by CNA; the phase that grows read from the potential energy at "
+                "the end of the trial (last 20 %) against the prepared state's, shifted by "
+                "3/2 k_B per kelvin; first bracket "
                 f"{p.first_bracket()[0]:g}–{p.first_bracket()[1]:g} K, then bisection to "
                 f"{p.tolerance_k:g} K or {p.max_trials} trials."
             ),
@@ -309,7 +333,10 @@ def parse_request(text: str) -> dict[str, Any] | None:
 
 def estimate(params: MeltingPointParams, settings: Settings) -> Estimate:
     """The preparation and at most ``max_trials`` trials."""
-    prep = steps_for(params.equilibration_ps + params.melt_ps + params.cool_ps, params.timestep_fs)
+    prep = steps_for(
+        params.equilibration_ps + params.melt_ps + params.cool_ps + params.relax_ps,
+        params.timestep_fs,
+    )
     trial = steps_for(params.trial_ps, params.timestep_fs)
     segments = (
         MdSegment("two-phase preparation", prep),
