@@ -4,9 +4,9 @@ A two-phase box run at a temperature T below the melting point T_m crystallises 
 potential energy falls as the latent heat is released); above T_m it melts.
 :func:`expected_energy` and :func:`end_mean` give the energies compared;
 :func:`next_temperature` chooses the next trial: first the two ends of the initial
-bracket, widened when both ends give the same answer, then bisection between the highest temperature that crystallised
-and the lowest that melted, until the bracket is narrower than a tolerance or the
-trial budget is spent.
+bracket, widened when both ends give the same answer, then bisection between the
+highest temperature that crystallised and the lowest that melted, until the bracket
+is narrower than a tolerance or the trial budget is spent.
 """
 
 from __future__ import annotations
