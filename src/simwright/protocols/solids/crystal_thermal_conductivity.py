@@ -9,8 +9,9 @@ and the gradient of the steady state (the first part of the production is skippe
 κ = ΔE / (2 A Δt |dT/dz|), with a standard error from the blocks. The phonon mean free
 paths of a crystal exceed any box run here, so κ grows with L: 1/κ against 1/L is
 extrapolated to 1/L -> 0 over the lengths run (two or more). The box is built at the
-potential's 0 K lattice constant unless ``a_guess_a`` is given (thermal expansion is
-neglected); classical MD, no quantum correction.
+element's reference lattice constant (ASE's; Si 5.43 Å, which Stillinger–Weber and
+Tersoff reproduce) unless ``a_guess_a`` is given, and kept (NVT/NVE: thermal expansion
+is neglected); classical MD, no quantum correction.
 """
 
 from __future__ import annotations
