@@ -3,6 +3,8 @@ conductivity, deposition): requests in words, refusals, and tiny real LAMMPS run
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -90,10 +92,29 @@ def test_what_cannot_be_honoured_is_refused_by_name(text: str, message: str) -> 
         resolve_request(text, PROTOCOLS)
 
 
+@pytest.mark.parametrize(
+    ("protocol", "parameters"),
+    [
+        ("thermal_expansion", "  element: Cu\n  potential: Mishin EAM\n  cells: 3\n"),
+        ("melting_point", "  element: Al\n  potential: Al_zhou.eam.alloy\n"),
+        ("crystal_thermal_conductivity", "  element: Si\n  potential: Si.sw\n"),
+        ("deposition", "  element: Cu\n  potential: Mishin EAM\n  count: 5\n"),
+    ],
+)
+def test_a_spec_file_reaches_each_protocol(tmp_path: Path, protocol: str, parameters: str) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"protocol: {protocol}\nparameters:\n{parameters}")
+    resolved = resolve_request(str(spec), PROTOCOLS)
+    assert resolved.protocol.name == protocol
+    assert resolved.protocol.prepare is not None
+    lines = resolved.protocol.build_inputs(resolved.params, Settings(home=tmp_path)).lines
+    assert any(line.startswith("potential: ") for line in lines)
+
+
 def test_estimates_state_the_md_steps(settings: Settings) -> None:
     p = melting_point.PROTOCOL.validate({"element": "Cu", "potential": "Mishin EAM"})
     est = melting_point.estimate(p, settings)  # type: ignore[arg-type]
-    assert est.atoms == 1024 and est.md_steps == 6500 + 8 * 12500
+    assert est.atoms == 1024 and est.md_steps == 8000 + 8 * 12500
     q = crystal_thermal_conductivity.PROTOCOL.validate({"element": "Si", "potential": "Si.sw"})
     assert crystal_thermal_conductivity.estimate(q, settings).atoms == 8 * 9 * 24  # type: ignore[arg-type]
 

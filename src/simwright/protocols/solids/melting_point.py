@@ -300,7 +300,7 @@ class MeltingReport(Step):
                 f"{p.first_bracket()[0]:g}–{p.first_bracket()[1]:g} K, then bisection to "
                 f"{p.tolerance_k:g} K or {p.max_trials} trials."
             ),
-            artifacts=(*refs, self.trials[0][1]),
+            artifacts=(*refs, *(ref for _, ref in self.trials)),
             references=thermal_references(p.element, p.engine_name(), ("melting_point",)),
             notes=[
                 f"Trials (change of the potential energy, which decides; CNA fraction): {lines}.",
