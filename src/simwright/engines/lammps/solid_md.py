@@ -103,8 +103,10 @@ def two_phase_preparation(
 ) -> list[str]:
     """Crystal NPT (isotropic: the cubic cell stays cubic) at ``t``; then the upper half
     along z is melted at ``hot_t`` and brought back to ``t`` at fixed box while the lower
-    half is held still; last, the whole box relaxes by NPT (anisotropic) at ``t`` so
-    that the liquid, melted at the crystal's volume, loses its excess pressure."""
+    half is held still; last, the liquid alone relaxes its density by NPT along z at
+    ``t`` (``dilate liquid``: the held crystal keeps its lattice), so that the liquid,
+    melted at the crystal's volume, loses its excess pressure without the crystal
+    melting when ``t`` lies above the melting point."""
     return [
         dyn.head(),
         _velocities("all", t, dyn.seed),
@@ -124,8 +126,10 @@ def two_phase_preparation(
         dyn.nvt("cool", "liquid", t),
         f"run             {cool_steps}",
         "unfix           cool",
-        _velocities("solid", t, dyn.seed + 2),
-        dyn.npt("relax", "all", t, "aniso"),
+        "compute         liquid_temp liquid temp",
+        f"fix             relax liquid npt temp {num(t)} {num(t)} {num(fs_to_ps(dyn.tdamp_fs))} "
+        f"z 0 0 {num(fs_to_ps(dyn.pdamp_fs))} dilate liquid",
+        "fix_modify      relax temp liquid_temp",
         f"run             {relax_steps}",
         *_finish(),
     ]

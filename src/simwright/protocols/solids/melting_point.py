@@ -24,6 +24,7 @@ from pydantic import ConfigDict, Field, model_validator
 from typing_extensions import override
 
 from simwright.analysis.coexistence import (
+    NO_CRYSTAL,
     Trial,
     bracket,
     coexistence_plot,
@@ -72,7 +73,7 @@ class MeltingPointParams(CrystalMDParams):
     equilibration_ps: float = Field(5.0, gt=0)
     melt_ps: float = Field(5.0, gt=0)
     cool_ps: float = Field(3.0, gt=0)
-    relax_ps: float = Field(3.0, gt=0, description="NPT of the two-phase box at the guess")
+    relax_ps: float = Field(3.0, gt=0, description="NPT (z) of the liquid half at the guess")
     trial_ps: float = Field(25.0, gt=0)
     sample_every: int = Field(50, ge=1)
 
@@ -159,6 +160,12 @@ class CoexistenceTrial(Step):
     def run(self, ctx: RunContext) -> CoexistenceTrial | MeltingReport:
         p = self.params
         outcomes = [_trial(ctx, p, self.reference_pe_ev, t, ref) for t, ref in self.trials]
+        if outcomes and outcomes[0].fraction_start < NO_CRYSTAL:
+            raise ValidationError(
+                "the two-phase box has no crystalline atom left at the start of the trials: "
+                f"the guess {p.guess():g} K lies far above the potential's melting point; give "
+                "a lower guess_k"
+            )
         t = next_temperature(outcomes, *p.first_bracket(), p.tolerance_k, p.max_trials)
         if t is None:
             return MeltingReport(p, self.lattice_a, self.reference_pe_ev, self.trials)
@@ -291,8 +298,8 @@ class MeltingReport(Step):
                 f"{p.resolved_lattice()} supercell ({p.n_atoms()} atoms, z long) equilibrated by "
                 f"NPT at {p.guess():g} K ({p.equilibration_ps:g} ps), its upper half melted at "
                 f"{1.5 * p.guess():g} K ({p.melt_ps:g} ps) and cooled back ({p.cool_ps:g} ps) "
-                f"with the lower half held, then the whole box relaxed by NPT "
-                f"({p.relax_ps:g} ps); each trial {p.trial_ps:g} ps of NPT "
+                f"with the lower half held, then the liquid's density relaxed by NPT along z "
+                f"({p.relax_ps:g} ps, crystal held); each trial {p.trial_ps:g} ps of NPT "
                 f"(anisotropic, 0 bar, {p.timestep_fs:g} fs step) from that state, crystalline "
                 "atoms counted by CNA; the phase that grows read from the potential energy at "
                 "the end of the trial (last 20 %) against the prepared state's, shifted by "
