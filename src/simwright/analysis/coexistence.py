@@ -19,9 +19,6 @@ import numpy as np
 
 from simwright.errors import ValidationError
 
-NO_CRYSTAL = 0.02
-"""A crystalline fraction (CNA) below this is a liquid."""
-
 
 @dataclass(frozen=True)
 class Trial:
@@ -32,8 +29,9 @@ class Trial:
     The potential energy decides: growing crystal releases the latent heat to the
     thermostat (the energy falls below the expected value), melting absorbs it. The
     comparison does not depend on how fast the interface moves (in a small box at a
-    large undercooling the crystal can fill it within a picosecond). The CNA fraction
-    of a hot crystal is noisy and is recorded for the trace only.
+    large undercooling the crystal can fill it within a picosecond). The fixed-cutoff
+    CNA fraction of a hot crystal is noisy (near T_m it counts a fraction of the
+    crystalline atoms of Cu and almost none of Al) and is recorded for the trace only.
     """
 
     temperature_k: float
@@ -49,11 +47,7 @@ class Trial:
 
     @property
     def crystallised(self) -> bool:
-        """True when the crystal grew (T below the melting point). A box left with no
-        crystalline atom melted, whatever the energies say (a strongly superheated
-        crystal can melt before the early window)."""
-        if self.fraction_end < NO_CRYSTAL:
-            return False
+        """True when the crystal grew (T below the melting point)."""
         return self.change < 0
 
 

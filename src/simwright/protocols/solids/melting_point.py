@@ -24,7 +24,6 @@ from pydantic import ConfigDict, Field, model_validator
 from typing_extensions import override
 
 from simwright.analysis.coexistence import (
-    NO_CRYSTAL,
     Trial,
     bracket,
     coexistence_plot,
@@ -160,12 +159,6 @@ class CoexistenceTrial(Step):
     def run(self, ctx: RunContext) -> CoexistenceTrial | MeltingReport:
         p = self.params
         outcomes = [_trial(ctx, p, self.reference_pe_ev, t, ref) for t, ref in self.trials]
-        if outcomes and outcomes[0].fraction_start < NO_CRYSTAL:
-            raise ValidationError(
-                "the two-phase box has no crystalline atom left at the start of the trials: "
-                f"the guess {p.guess():g} K lies far above the potential's melting point; give "
-                "a lower guess_k"
-            )
         t = next_temperature(outcomes, *p.first_bracket(), p.tolerance_k, p.max_trials)
         if t is None:
             return MeltingReport(p, self.lattice_a, self.reference_pe_ev, self.trials)
