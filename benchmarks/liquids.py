@@ -19,6 +19,10 @@ issue 14 (density 1 %, D 10 %, viscosity 20 %):
   from the table, approximate).
 - ``conductivity_nacl``: molten NaCl (Tosi–Fumi) at 1200 K against ≈ 3.95 S/cm
   (Janz et al., J. Phys. Chem. Ref. Data 8, 791 (1979), not re-checked); no target.
+- ``thermal_argon``, ``thermal_tip4p2005``: C_p and α from an NPT scan of three
+  temperatures (``liquid_thermal_properties``) against the classical C_p of rigid
+  TIP4P/2005, 87.1 ± 0.6 J/(mol·K) (D. Berta et al., JCTC 16, 3316 (2020), Table 1);
+  target 10 %; no verified reference for LJ argon.
 - ``lj_gcmc``: bulk LJ fluid by GCMC against the Johnson–Zollweg–Gubbins equation of
   state (the NIST tables cannot be read here); target 2 %.
 - ``methane_henry``: methane in a 10 Å Steele 10-4-3 graphite slit pore at low
@@ -62,7 +66,7 @@ from simwright.engines.lammps.gcmc import (
 from simwright.engines.lammps.gcmc_bulk import LJFluidGcmcSettings, run_lj_gcmc
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
 from simwright.graph import Runner
-from simwright.protocols.liquids import density, diffusivity, ionic_conductivity
+from simwright.protocols.liquids import density, diffusivity, ionic_conductivity, thermal_properties
 from simwright.protocols.liquids import structure as liquid_structure
 from simwright.protocols.liquids import viscosity as viscosity_protocol
 from simwright.protocols.registry import Protocol
@@ -186,6 +190,24 @@ CASES: dict[str, ProtocolCase] = {
         full=Preset(1.0, 3),
         also=("conductivity_nernst_einstein",),
     ),
+    "thermal_argon": ProtocolCase(
+        thermal_properties.PROTOCOL,
+        {"system": "lj_argon"},
+        "heat_capacity_p",
+        None,
+        quick=Preset(1.0, 1),
+        full=Preset(4.0, 3),
+        also=("heat_capacity_p_fluctuation", "thermal_expansion", "thermal_expansion_fluctuation"),
+    ),
+    "thermal_tip4p2005": ProtocolCase(
+        thermal_properties.PROTOCOL,
+        {"system": "tip4p2005_water"},
+        "heat_capacity_p",
+        Target(87.1, "rigid TIP4P/2005, classical: D. Berta et al., JCTC 16, 3316 (2020)", 0.10),
+        quick=Preset(0.5, 1),
+        full=Preset(4.0, 3),
+        also=("heat_capacity_p_fluctuation", "thermal_expansion", "thermal_expansion_fluctuation"),
+    ),
 }
 
 LENGTHS = ("equilibration_ps", "production_ps")
@@ -285,10 +307,12 @@ def aggregate(name: str, preset: Preset, runs: list[dict[str, Any]]) -> dict[str
         per_seed = [r["values"][key][0] for r in done if key in r["values"]]
         if per_seed:
             mean, sem = mean_sem(per_seed)
+            errors = [r["values"][key][1] for r in done if key in r["values"]]
             row[key] = {
-                "per_seed": [round(v, 4) for v in per_seed],
-                "mean": round(mean, 4),
-                "sem": None if sem is None else round(sem, 4),
+                "per_seed": [round(v, 6) for v in per_seed],
+                "error_per_seed": [None if e is None else round(e, 6) for e in errors],
+                "mean": round(mean, 6),
+                "sem": None if sem is None else round(sem, 6),
                 "unit": done[0]["values"][key][2],
             }
     pooled = pooled_green_kubo(done)
