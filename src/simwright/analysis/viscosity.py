@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
-from scipy.integrate import cumulative_trapezoid
 
 from simwright.analysis.convergence import fit_line
 from simwright.analysis.green_kubo import GreenKuboIntegral, autocorrelation, integral_of_acf
+from simwright.analysis.integration import running_integral
 from simwright.analysis.window_msd import window_msd
 from simwright.errors import ValidationError
 from simwright.units import KB_EV_K
@@ -160,7 +160,7 @@ def helfand_viscosity(
     moments, etas, weights = [], [], []
     for data, scale, weight in groups:
         for column in data.T:
-            helfand = cumulative_trapezoid(column, dx=sample_interval_fs, initial=0.0)
+            helfand = running_integral(column, sample_interval_fs)
             moment = scale * window_msd(helfand)[:n_lag]
             moments.append((weight / data.shape[1], moment))
             etas.append(factor * fit_line(lag[mask], moment[mask]).slope)
