@@ -14,12 +14,13 @@ Each component's mean is subtracted first (it vanishes in equilibrium; a finite 
 small offset would add a t² term to the Helfand moment).
 
 Given the full tensor (``pxx pyy pzz pxy pxz pyz``), all of its symmetric traceless part
-T = P − (tr P/3) I is used: in an isotropic liquid
-η = V/(10 k_B T) ∫ Σ_ab ⟨T_ab(0) T_ab(t)⟩ dt (P. J. Daivis, D. J. Evans, J. Chem. Phys.
-100, 541 (1994)), because each diagonal ⟨T_aa T_aa⟩ is 4/3 of an off-diagonal ⟨P_ab P_ab⟩.
-The six off-diagonal and three diagonal terms weigh 6 and 3 of the 10; the diagonal
-terms add information the three off-diagonal components alone leave unused (same mean,
-smaller scatter between runs).
+T = P − (tr P/3) I is used: in an isotropic liquid each diagonal ⟨T_aa T_aa⟩ is 4/3 of an
+off-diagonal ⟨P_ab P_ab⟩, so η = V/(10 k_B T) ∫ Σ_ab ⟨T_ab(0) T_ab(t)⟩ dt (P. J. Daivis,
+D. J. Evans, J. Chem. Phys. 100, 541 (1994); citation from memory, not re-checked here;
+the identity follows from isotropy and is tested on a synthetic isotropic tensor). The
+six off-diagonal and three diagonal terms weigh 6 and 3 of the 10; the diagonal terms add
+information the three off-diagonal components alone leave unused (same mean, smaller
+scatter between runs).
 
 Units: P in bar, V in Å³, t in fs, k_B T in eV::
 
