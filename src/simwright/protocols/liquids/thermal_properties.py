@@ -41,7 +41,7 @@ from simwright.protocols.liquids.run import (
     equilibrate_liquid,
     prepare_liquid,
 )
-from simwright.protocols.liquids.words import parse_liquid_request
+from simwright.protocols.liquids.words import parse_liquid_request, water_model_assumed
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
@@ -292,4 +292,5 @@ PROTOCOL = Protocol(
     parse_request=parse_request,
     estimate=estimate,
     prepare=md_inputs,
+    defaulted=water_model_assumed,
 )
