@@ -86,8 +86,15 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "heat capacity",
-        r"heat capacity|specific heat",
+        r"(?:isobaric )?heat capacity|specific heat",
         "thermal_conductivity (Green–Kubo, LJ argon)",
+        ("liquid_thermal_properties",),
+    ),
+    Property(
+        "thermal expansion",
+        r"(?:volumetric )?thermal expansion(?: coefficient)?|thermal expansivity",
+        "density at two temperatures",
+        ("liquid_thermal_properties", "thermal_expansion"),
     ),
     Property(
         "ionic conductivity",

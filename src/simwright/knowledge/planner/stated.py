@@ -398,12 +398,18 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
             "pppm": "charged systems use PPPM electrostatics",
             "lj": "argon is the Lennard-Jones fluid of Rahman (1964)",
         }
-        for name in ("liquid_structure", "density", "viscosity", "ionic_conductivity")
+        for name in (
+            "liquid_structure",
+            "density",
+            "viscosity",
+            "ionic_conductivity",
+            "liquid_thermal_properties",
+        )
     },
 }
 FIXED_BY_PROTOCOL["density"]["npt"] = "the density is sampled at constant pressure (NPT)"
 FIXED_BY_PROTOCOL["viscosity"]["green-kubo"] = (
-    "the protocol integrates the off-diagonal stress autocorrelation (Green–Kubo)"
+    "the protocol integrates the traceless stress autocorrelation (Green–Kubo)"
 )
 FIXED_BY_PROTOCOL["viscosity"]["nvt"] = "production is NVT"
 FIXED_BY_PROTOCOL["ionic_conductivity"]["einstein"] = (
@@ -411,6 +417,7 @@ FIXED_BY_PROTOCOL["ionic_conductivity"]["einstein"] = (
 )
 FIXED_BY_PROTOCOL["ionic_conductivity"]["nvt"] = "production is NVT"
 FIXED_BY_PROTOCOL["liquid_structure"]["nvt"] = "production is NVT"
+FIXED_BY_PROTOCOL["liquid_thermal_properties"]["npt"] = "the scan runs at constant pressure"
 """Choices a protocol makes by its procedure: stating them is honoured, not refused."""
 
 
