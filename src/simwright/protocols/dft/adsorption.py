@@ -29,6 +29,7 @@ from pydantic import Field, model_validator
 from typing_extensions import override
 
 from simwright.dft.request import DftRequest, mentions_dft, parse_functional
+from simwright.dft.structures import SURFACE_BUILDERS, reference_lattice
 from simwright.engines.espresso.template import PwInput
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
@@ -137,8 +138,6 @@ def clean_slab(p: DftAdsorptionParams) -> Any:
     """ASE atoms of the clean slab (with the builder's adsorption sites)."""
     # lazy: ase.build takes ~1 s to import
     import ase.build
-
-    from simwright.dft.structures import SURFACE_BUILDERS, reference_lattice
 
     s = p.structure
     lattice, a, c = reference_lattice(s.name)

@@ -241,6 +241,11 @@ class FormationReport(Step):
         )
 
 
+_CORRECTION = re.compile(
+    r"\b(?:and |with )?(?:the )?(?:wang(?: et al\.?)?(?: \(?2006\)?)? )?(?:O2|O₂) correction\b|"
+    r"\bcorrected O2\b",
+    re.IGNORECASE,
+)
 GRAPH = Graph.build("dft_formation_energy", [FormationRecommend, FormationRun, FormationReport])
 
 
@@ -249,9 +254,9 @@ def parse_request(text: str) -> dict[str, Any] | None:
     a vacancy, is left to the other protocols."""
     if not asks_formation(text) or not mentions_dft(text):
         return None
-    raw = property_request(text, "a formation energy")
-    low = text.lower()
-    if re.search(r"\bwang\b|\bo2 correction\b|\bcorrected o2\b|\bo₂ correction\b", low):
+    correction = _CORRECTION.search(text)
+    raw = property_request(_CORRECTION.sub(" ", text), "a formation energy")
+    if correction is not None:
         raw["o2_correction"] = "wang2006"
     return raw
 
