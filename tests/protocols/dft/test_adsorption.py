@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simwright.errors import ParseError, ValidationError
+from simwright.errors import ParseError, SimwrightError, ValidationError
 from simwright.graph import Runner
 from simwright.protocols.dft import adsorption as dft_adsorption
 from simwright.settings import Settings
@@ -89,3 +89,13 @@ def test_requests() -> None:
         dft_adsorption.parse_request("adsorption energy on copper with PBE")
     with pytest.raises(ValidationError, match="open-shell"):
         dft_adsorption.PROTOCOL.validate({**CO_AL, "adsorbate": "O2"})
+
+
+@needs_pw
+def test_the_estimate_refuses_a_molecule_without_pseudopotentials(tmp_path: Path) -> None:
+    raw = dft_adsorption.parse_request("adsorption energy of HCl on Cu(111) with PBE")
+    params = dft_adsorption.PROTOCOL.validate(raw or {})
+    with pytest.raises(SimwrightError, match="Cl"):
+        dft_adsorption.estimate(params, Settings(home=tmp_path))
+    ok = dft_adsorption.PROTOCOL.validate({**(raw or {}), "adsorbate": "CO"})
+    assert dft_adsorption.estimate(ok, Settings(home=tmp_path)).engine_calls == 3

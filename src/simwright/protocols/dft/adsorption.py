@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -30,6 +31,7 @@ from typing_extensions import override
 
 from simwright.dft.request import DftRequest, mentions_dft, parse_functional
 from simwright.dft.structures import SURFACE_BUILDERS, reference_lattice
+from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
 from simwright.engines.espresso.template import PwInput
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
@@ -47,9 +49,11 @@ from simwright.protocols.dft.combine import (
 from simwright.protocols.dft.common import pseudo_dirs, recommend_in_step
 from simwright.protocols.dft.post import pw_estimate, write_json
 from simwright.protocols.dft.words import asks_adsorption, element_symbols
+from simwright.protocols.estimate import Estimate
 from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
+from simwright.settings import Settings
 from simwright.steps.report import report_result
 from simwright.structure import Structure
 
@@ -305,7 +309,7 @@ class AdsorptionReport(Step):
                 notes=(
                     f"bottom {p.n_fixed} layer(s) fixed; adsorbate and top layers relaxed",
                     "no dipole correction, no zero-point energy, no dispersion correction "
-                    "unless asked (vdw)",
+                    "unless asked (vdw); published PBE values are not quoted (unverified)",
                     "GGA/LDA are known to overbind CO on Cu and Pt and can favour the wrong site "
                     "(the CO/Pt(111) puzzle: Feibelman et al., J. Phys. Chem. B 105, 4018 (2001))",
                 ),
@@ -361,6 +365,18 @@ def parse_request(text: str) -> dict[str, Any] | None:
     return raw
 
 
+def estimate(params: DftAdsorptionParams, settings: Settings) -> Estimate:
+    """The slab's estimate (three relaxations counted as SCFs), after checking that one
+    functional's pseudopotentials exist for the metal and every atom of the molecule."""
+    # lazy: ase.build takes ~1 s to import
+    from ase.build import molecule
+
+    dirs = (*default_pseudo_dirs(settings.home), *(Path(d) for d in params.pseudo_dirs))
+    elements = [params.structure.name, *molecule(params.adsorbate).get_chemical_symbols()]
+    PseudoLibrary(dirs).select(list(dict.fromkeys(elements)), params.functional)
+    return pw_estimate(lambda s: 2)(params, settings)
+
+
 PROTOCOL = Protocol(
     name="dft_adsorption_energy",
     title="Adsorption energy of a molecule on a slab with Quantum ESPRESSO pw.x",
@@ -374,6 +390,6 @@ PROTOCOL = Protocol(
     ),
     parse_request=parse_request,
     engines=("pw.x",),
-    estimate=pw_estimate(lambda s: 2),
+    estimate=estimate,
     prepare=dft_inputs,
 )

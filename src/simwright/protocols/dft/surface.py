@@ -246,7 +246,8 @@ class SurfaceReport(Step):
             "experimental lattice constant",
             "bulk reference: the oriented bulk cell with the slabs' in-plane k-mesh",
             "experiment is an orientation average of liquid-metal data; GGA (PBE) "
-            "underestimates metal surface energies, LDA less so",
+            "underestimates metal surface energies, LDA less so; published PBE/LDA values "
+            "are not quoted here (unverified)",
         ]
         gamma_j = gamma * EV_A2_TO_J_M2
         series = ", ".join(f"{n}: {g * EV_A2_TO_J_M2:.3f}" for n, g in gammas.items())
