@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simwright.errors import ValidationError
+from simwright.errors import ParseError, ValidationError
 from simwright.graph import Runner
 from simwright.protocols.dft import vacancy as dft_vacancy
 from simwright.settings import Settings
@@ -59,6 +59,8 @@ def test_requests() -> None:
         "supercell": (3, 3, 3),
     }
     assert dft_vacancy.parse_request("vacancy formation energy of Cu with EAM") is None
+    with pytest.raises(ParseError, match="k-point mesh"):
+        dft_vacancy.parse_request("vacancy formation energy of Cu with PBE, 4x4x4 k-points")
     assert dft_vacancy.parse_request("formation energy of MgO with PBE") is None
     with pytest.raises(ValidationError, match="elemental crystal"):
         dft_vacancy.PROTOCOL.validate({"formula": "MgO"})

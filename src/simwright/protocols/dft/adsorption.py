@@ -348,7 +348,7 @@ def parse_request(text: str) -> dict[str, Any] | None:
         )
     structure: dict[str, Any] = {"kind": "surface", "name": surface.group(1)}
     structure["facet"] = surface.group(2)
-    cell = re.search(r"\b(\d)\s*[x×]\s*(\d)\b", named)
+    cell = re.search(r"\b(\d)\s*[x×]\s*(\d)\b(?!\s*[x×])", named)
     nx, ny = (int(cell.group(1)), int(cell.group(2))) if cell else (2, 2)
     structure["size"] = (nx, ny, 3)
     raw: dict[str, Any] = {"structure": structure, "adsorbate": molecule.group(1)}

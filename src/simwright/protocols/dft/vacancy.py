@@ -28,7 +28,7 @@ from typing_extensions import override
 from simwright.dft.request import mentions_dft
 from simwright.dft.structures import reference_lattice
 from simwright.engines.espresso.template import PwInput
-from simwright.errors import ValidationError
+from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft.combine import (
     EnergyDifferenceRequest,
@@ -219,14 +219,22 @@ class VacancyReport(Step):
 GRAPH = Graph.build("dft_vacancy_formation_energy", [VacancyRecommend, VacancyRun, VacancyReport])
 
 
+_SUPERCELL = re.compile(r"\b(\d+)\s*[x×]\s*(\d+)\s*[x×]\s*(\d+)\s+(?:super)?cell\b")
+
+
 def parse_request(text: str) -> dict[str, Any] | None:
     """Claim "vacancy formation energy of Al with LDA" (with a "3x3x3 supercell"); one
     without DFT words is left to the classical vacancy protocol."""
     if not asks_vacancy(text) or not mentions_dft(text):
         return None
-    cleaned = re.sub(r"\b\d+\s*[x×]\s*\d+\s*[x×]\s*\d+\b", " ", text)
+    cleaned = _SUPERCELL.sub(" ", text)
+    if re.search(r"\d\s*[x×]\s*\d", cleaned):
+        raise ParseError(
+            "only an 'N×N×N supercell' is read from the words; give a k-point mesh as "
+            "kpoints in a spec file (the supercell's mesh follows kspacing_inv_a)"
+        )
     raw = property_request(cleaned, "a vacancy formation energy")
-    m = re.search(r"\b(\d+)\s*[x×]\s*(\d+)\s*[x×]\s*(\d+)\b", text)
+    m = _SUPERCELL.search(text)
     if m is not None:
         raw["supercell"] = tuple(int(g) for g in m.groups())
     if re.search(r"\bunrelaxed\b|\bwithout relax", text.lower()):
