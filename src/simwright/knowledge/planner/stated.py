@@ -418,6 +418,15 @@ FIXED_BY_PROTOCOL["ionic_conductivity"]["einstein"] = (
 FIXED_BY_PROTOCOL["ionic_conductivity"]["nvt"] = "production is NVT"
 FIXED_BY_PROTOCOL["liquid_structure"]["nvt"] = "production is NVT"
 FIXED_BY_PROTOCOL["liquid_thermal_properties"]["npt"] = "the scan runs at constant pressure"
+FIXED_BY_PROTOCOL["dft_vacancy_formation_energy"] = {
+    "mesh": "an 'N×N×N supercell' is read as the supercell repeats",
+    "bfgs": "pw.x relaxes with BFGS",
+    "solid": "a bulk crystal",
+}
+FIXED_BY_PROTOCOL["dft_adsorption_energy"] = {
+    "surface cell": "an 'N×M' cell is read as the surface cell (coverage 1/(N·M) ML)",
+    "bfgs": "pw.x relaxes with BFGS",
+}
 """Choices a protocol makes by its procedure: stating them is honoured, not refused."""
 
 
