@@ -59,9 +59,8 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
     ("text", "words", "instead"),
     [
         ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
-        ("surface energy of Cu(111) with PBE", "surface energy", "dft_scf"),
         ("vapour pressure of water at 300 K", "vapour pressure", "diffusivity"),
-        ("adsorption energy of CO on Pt(111) with PBE", "adsorption energy", "slab"),
+        ("migration barrier of Cu in Cu(111) with PBE", "migration barrier", "dft_scf"),
     ],
 )
 def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(
@@ -70,6 +69,12 @@ def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(
     message = _refusal(text)
     assert message.startswith(repr(words))
     assert "not a simwright protocol yet" in message and instead in message
+
+
+def test_a_property_whose_protocols_cannot_read_the_request_is_refused_by_name() -> None:
+    message = _refusal("heat capacity of bulk Cu with PBE")
+    assert message.startswith("'heat capacity'") and "cannot read this request" in message
+    assert "thermal_expansion" in message
 
 
 def test_choices_taken_by_parameters_or_fixed_by_the_procedure_are_recorded() -> None:

@@ -54,14 +54,31 @@ PROPERTIES: tuple[Property, ...] = (
         ("cohesive_energy", "dft_cohesive_energy"),
     ),
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
-    Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
-    Property("surface energy", r"surface energy", _DFT_INSTEAD),
+    Property(
+        "vacancy formation energy",
+        r"(?:mono)?vacancy formation energy|vacancy energy",
+        _DFT_INSTEAD,
+        ("vacancy_formation_energy", "dft_vacancy_formation_energy"),
+    ),
+    Property(
+        "formation energy",
+        r"formation energy|(?:enthalpy|heat) of formation",
+        _DFT_INSTEAD,
+        ("dft_formation_energy",),
+    ),
+    Property(
+        "surface energy",
+        r"surface energy",
+        _DFT_INSTEAD,
+        ("surface_energy", "dft_surface_energy"),
+    ),
     Property(
         "adsorption energy",
         r"adsorption energy|binding energy",
         "dft_scf of the slab and of the molecule separately (e.g. 'SCF of a Pt(111) slab "
         "with PBE'); adsorption isotherms are a campaign (module "
         "gcmc_adsorption_desorption_campaign)",
+        ("dft_adsorption_energy",),
     ),
     Property(
         "elastic constants",
@@ -74,12 +91,6 @@ PROPERTIES: tuple[Property, ...] = (
         r"melting (?:point|temperature)|freezing point",
         "lattice_constant (ASE) gives the 0 K lattice constant and bulk modulus",
         ("melting_point",),
-    ),
-    Property(
-        "thermal expansion",
-        r"(?:coefficient of )?thermal expansion(?: coefficient)?",
-        "lattice_constant gives the 0 K lattice constant",
-        ("thermal_expansion",),
     ),
     Property(
         "thermal conductivity of a crystal",
@@ -107,9 +118,16 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "heat capacity",
-        r"heat capacity|specific heat",
+        r"(?:isobaric )?heat capacity|specific heat",
         "thermal_conductivity (Green–Kubo, LJ argon)",
-        ("thermal_expansion",),
+        ("liquid_thermal_properties", "thermal_expansion"),
+    ),
+    Property(
+        "thermal expansion",
+        r"(?:coefficient of )?(?:volumetric |linear )?thermal expansion(?: coefficient)?"
+        r"|thermal expansivity",
+        "density at two temperatures",
+        ("liquid_thermal_properties", "thermal_expansion"),
     ),
     Property(
         "ionic conductivity",

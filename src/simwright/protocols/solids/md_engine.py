@@ -130,6 +130,8 @@ def md_solid_request(
         return None
     if liquid_words and has_word(text, "liquid", "argon", "lj", "lennard-jones", "water"):
         return None
+    if has_word(text, "dft", "pbe", "lda", "pw.x", "espresso"):
+        return None  # a DFT request: not LAMMPS MD
     elements = find_elements(_KELVIN.sub(" ", text))
     if len(elements) != 1:
         raise ParseError(
