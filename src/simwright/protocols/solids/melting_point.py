@@ -57,6 +57,11 @@ CNA = {"fcc": (0.854, (1, 2)), "bcc": (1.207, (3,))}
 crystalline (1 fcc, 2 hcp: stacking faults in an fcc crystal; 3 bcc)."""
 
 
+MAX_EXPANSION = 1.045
+"""A cubic metal expands by 2–3 % in lattice parameter up to its melting point; a box
+grown by more than 4.5 % at the guess has melted (a liquid is some 5 % less dense)."""
+
+
 class MeltingPointParams(CrystalMDParams):
     """Typed parameters of ``melting_point``."""
 
@@ -138,6 +143,12 @@ class PrepareTwoPhase(Step):
         table = result.thermo
         run = np.asarray(table["run"])
         a_t = float(np.asarray(table["lx"])[run == 0][-1]) / p.cells[0]
+        if a_t > MAX_EXPANSION * p.resolved_a():
+            raise ValidationError(
+                f"the crystal melted while equilibrating at the guess {p.guess():g} K (its "
+                f"lattice parameter grew to {a_t:.3f} Å from {p.resolved_a():.3f} Å): the "
+                "potential melts well below the guess; give a lower guess_k"
+            )
         relaxed = np.asarray(table["potential_energy"])[run == run.max()]
         reference = float(relaxed[relaxed.size // 2 :].mean()) / p.n_atoms()
         assert files.restart is not None
