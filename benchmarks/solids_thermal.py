@@ -5,8 +5,9 @@ rank, one thread: ``--threads`` to change): the melting point of Cu (Mishin EAM,
 published 1327 K) and Al (Zhou EAM, no published value recorded) by two-phase
 coexistence (Al with a stated first bracket, 525–875 K), α and C_p of Cu at 300 K
 (Mishin EAM) by an NPT scan, the lattice thermal conductivity of Si
-(Stillinger–Weber) by Müller-Plathe NEMD at three box lengths, and a deposition of Cu on Cu(001). Prints each value with the recorded
-references, the size, the simulated time and the wall time.
+(Stillinger–Weber) by Müller-Plathe NEMD at three box lengths, and a deposition of
+Cu on Cu(001). Prints each value with the recorded references, the size, the
+simulated time and the wall time.
 
     python benchmarks/solids_thermal.py [--only melting_cu,alpha_cu] [--markdown]
 """
