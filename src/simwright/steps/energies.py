@@ -40,12 +40,14 @@ class Energies:
     columns the engine adds to the table (pw.x: runs needed, repaired).
 
     Engines that give them add the Cauchy stress of each structure (GPa, n×3×3, tensile
-    positive) and the structures as evaluated (after any ionic relaxation)."""
+    positive), the structures as evaluated (after any ionic relaxation) and the forces
+    on their atoms (eV/Å, one n_atoms×3 array per structure)."""
 
     energy_ev: np.ndarray
     columns: tuple[Column, ...] = field(default_factory=tuple)
     stress_gpa: np.ndarray | None = None
     structures: tuple[Structure, ...] = ()
+    forces_ev_a: tuple[np.ndarray, ...] = ()
 
 
 class EnergyEngine(ABC):
@@ -69,8 +71,9 @@ class EnergyEngine(ABC):
     def points(
         self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
     ) -> Energies:
-        """Energies with the stress of each structure (``stress_gpa``), ions relaxed at
-        fixed cell when asked; engines that give no stress refuse (the default)."""
+        """Energies with the stress of each structure (``stress_gpa``) and the forces
+        (``forces_ev_a``), ions relaxed at fixed cell when asked; engines that give no
+        stress refuse (the default)."""
         raise ValidationError(
             f"{self.label()} gives no stresses in simwright yet; use a LAMMPS potential"
         )
@@ -121,7 +124,12 @@ class AseEnergies(EnergyEngine):
             progress=lambda i, n: _progress(ctx, i, n),
         )
         ctx.engine_call(call)
-        return Energies(out.energy_ev, stress_gpa=out.stress_gpa, structures=out.structures)
+        return Energies(
+            out.energy_ev,
+            stress_gpa=out.stress_gpa,
+            structures=out.structures,
+            forces_ev_a=out.forces_ev_a,
+        )
 
 
 @dataclass(frozen=True)
@@ -226,7 +234,7 @@ class PotentialEnergies(EnergyEngine):
         folder = lammps_potentials_dir()
         assert folder is not None  # checked by entry()
         run = dataclasses.replace(launcher(ctx.settings), mpi_ranks=1, omp_threads=1)
-        energy, stress, relaxed = np.empty(len(structures)), [], []
+        energy, stress, relaxed, forces = np.empty(len(structures)), [], [], []
         for i, structure in enumerate(structures):
             point_dir = ctx.workdir / f"point-{i + 1:02d}"
             point = potential_point(
@@ -238,5 +246,11 @@ class PotentialEnergies(EnergyEngine):
             energy[i] = point.energy_ev
             stress.append(point.stress_gpa)
             relaxed.append(point.structure)
+            forces.append(point.forces_ev_a)
             _progress(ctx, i + 1, len(structures))
-        return Energies(energy, stress_gpa=np.array(stress), structures=tuple(relaxed))
+        return Energies(
+            energy,
+            stress_gpa=np.array(stress),
+            structures=tuple(relaxed),
+            forces_ev_a=tuple(forces),
+        )
