@@ -206,7 +206,9 @@ def _thermal(ph: Any, temperatures_k: np.ndarray, atoms: int) -> Thermal:
     )
 
 
-def analyse(ph: Any, *, mesh: int, npoints: int, temperatures_k: Sequence[float]) -> PhononResults:
+def analyse(
+    ph: Any, *, mesh: int, npoints: int, temperatures_k: Sequence[float] | np.ndarray
+) -> PhononResults:
     """Dispersion along the standard path, DOS on a Γ-centred ``mesh``³ grid, thermal
     properties at ``temperatures_k`` and the lowest frequency found."""
     with warnings.catch_warnings():
