@@ -8,9 +8,12 @@ PRB 37, 6991 (1988); Stillinger–Weber, PRB 31, 5262 (1985)), runs ``lattice_co
 LAMMPS, and prints each computed value with the paper's value (where recorded), the
 experimental value (Kittel; Simmons & Wang) and the deviations, plus the wall time
 of each protocol. ``--mlip`` adds the lattice constant and cohesive energy with a
-universal MLIP (CHGNet or SevenNet-0) against experiment.
+universal MLIP (CHGNet or SevenNet-0) against experiment. ``--phonons`` runs the
+``phonons`` protocol instead (Cu with the Mishin EAM and EMT, Si with Stillinger–Weber
+and Tersoff, and the MLIP when given) and compares the frequencies at X (Cu) and the
+optical frequency at Γ (Si) with experiment.
 
-    python benchmarks/solids.py [--markdown] [--mlip chgnet]
+    python benchmarks/solids.py [--markdown] [--mlip chgnet] [--phonons]
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from typing import Any
 from simwright.graph import Runner
 from simwright.potentials import EXPERIMENT, published_for
 from simwright.protocols.registry import Protocol
-from simwright.protocols.solids import cohesive_energy, elastic_constants, lattice_constant
+from simwright.protocols.solids import cohesive_energy, elastic_constants, lattice_constant, phonons
+from simwright.protocols.solids.phonon_refs import EXPERIMENT_FREQUENCIES
 from simwright.settings import Settings
 from simwright.store import Store
 
@@ -101,6 +105,51 @@ def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
     return {"element": element, "engine": label, "rows": rows, "wall_s": times}
 
 
+PHONON_CASES: tuple[tuple[str, dict[str, str]], ...] = (
+    ("Cu", {"potential": "Cu_mishin1.eam.alloy"}),
+    ("Cu", {"calculator": "emt"}),
+    ("Si", {"potential": "Si.sw"}),
+    ("Si", {"potential": "Si.tersoff"}),
+)
+PHONON_RAW: dict[str, Any] = {"supercell": 3, "mesh": 16}
+"""3×3×3 conventional cells: 108 atoms (fcc), 216 (diamond)."""
+
+
+def phonon_case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
+    """The phonons protocol for one element and engine, against measured frequencies."""
+    label = engine.get("potential") or engine.get("calculator", "")
+    values, wall = run_protocol(
+        phonons.PROTOCOL, {"element": element, **engine, **PHONON_RAW}, home
+    )
+    rows = [
+        {
+            "property": name,
+            "computed": round(values[name], 3),
+            "published": None,
+            "dev_published_pct": None,
+            "experiment": exp,
+            "dev_experiment_pct": _round(deviation(values[name], exp)),
+        }
+        for name, exp, _ in EXPERIMENT_FREQUENCIES.get(element, ())
+    ]
+    rows.append(
+        {
+            "property": "cv_300K (k_B)",
+            "computed": round(values["cv_300K"], 3),
+            "published": None,
+            "dev_published_pct": None,
+            "experiment": None,
+            "dev_experiment_pct": None,
+        }
+    )
+    return {
+        "element": element,
+        "engine": label,
+        "rows": rows,
+        "wall_s": {"phonons": round(wall, 1)},
+    }
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -133,10 +182,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", action="store_true", help="print the docs table")
     parser.add_argument("--mlip", choices=("chgnet", "sevennet"), help="add an MLIP row")
+    parser.add_argument("--phonons", action="store_true", help="the phonons benchmark only")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="simwright-solids-") as tmp:
         home = Path(tmp)
+        if args.phonons:
+            cases = list(PHONON_CASES)
+            if args.mlip:
+                cases += [("Cu", {"calculator": args.mlip}), ("Si", {"calculator": args.mlip})]
+            results = [phonon_case(element, engine, home) for element, engine in cases]
+            print(markdown(results) if args.markdown else json.dumps(results, indent=2))
+            return
         for element, potential in CASES:
             results.append(case(element, {"potential": potential}, home))
         if args.mlip:

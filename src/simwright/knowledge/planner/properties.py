@@ -36,6 +36,15 @@ PROPERTIES: tuple[Property, ...] = (
         ("phonons", "dft_phonons"),
     ),
     Property(
+        "diffusivity in a solid electrolyte",
+        r"diffusi(?:on|vity)(?: coefficients?)? (?:of \w+ )?in (?:an? |the )?"
+        r"(?:solid(?:[- ]state)? (?:electrolyte )?|crystalline )?li3n|"
+        r"solid[- ]electrolyte diffusi(?:on|vity)|"
+        r"diffusi(?:on|vity) in (?:an? |the )?solid[- ]electrolyte",
+        "electrolyte_diffusivity (Li+ in a liquid carbonate electrolyte)",
+        ("solid_electrolyte_diffusivity",),
+    ),
+    Property(
         "band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD, ("dft_bands",)
     ),
     Property("band gap", r"band[- ]?gaps?", _DFT_INSTEAD, ("dft_bands",)),

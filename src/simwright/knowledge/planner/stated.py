@@ -381,6 +381,11 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
         "parameters and refuses any other mesh",
         "solid": "a bulk crystal",
     },
+    "solid_electrolyte_diffusivity": {
+        "solid": "the protocol simulates a crystalline solid electrolyte",
+        "nvt": "every temperature runs NVT (Bussi thermostat)",
+        "einstein": "the protocol fits the Einstein relation to the Li MSD",
+    },
     "dft_relax": {"bfgs": "pw.x relaxes with BFGS", "solid": "a bulk crystal"},
     "dft_scf": {"solid": "a bulk crystal"},
     "dft_eos": {"bfgs": "pw.x relaxes with BFGS", "solid": "a bulk crystal"},
