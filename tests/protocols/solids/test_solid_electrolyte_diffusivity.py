@@ -67,7 +67,7 @@ def test_a_few_md_steps_with_chgnet_give_d_at_each_temperature(
         calculator="chgnet",
         device="cpu",
         equilibration_ps=0.01,
-        production_ps=0.12,
+        production_ps=0.11,
         every=1,
         n_blocks=3,
     )

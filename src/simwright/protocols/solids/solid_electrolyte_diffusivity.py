@@ -35,6 +35,7 @@ from simwright.builders.defects import vacancy
 from simwright.contract import SCHEMA_VERSION, Column, Table, write_table
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.engines.ase.ensembles import StageSpec, run_stage
+from simwright.engines.ase.mlip import torch_threads
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.estimate import Estimate
@@ -167,16 +168,14 @@ class RunTemperature(Step):
         )
         folder = ctx.workdir / "equilibration"
         folder.mkdir(exist_ok=True)
-        first, call = run_stage(
-            ctx.path(self.initial), equil, calc, folder, allow=ctx.settings.plugins
-        )
-        ctx.engine_call(call)
         prod = StageSpec(
             "nvt", p.steps(p.production_ps), p.timestep_fs, t, every=p.every, seed=seed + 1000
         )
-        result, call = run_stage(
-            first.state_path, prod, calc, ctx.workdir, allow=ctx.settings.plugins
-        )
+        allow = ctx.settings.plugins
+        with torch_threads(ctx.settings.cores()):
+            first, call = run_stage(ctx.path(self.initial), equil, calc, folder, allow=allow)
+            ctx.engine_call(call)
+            result, call = run_stage(first.state_path, prod, calc, ctx.workdir, allow=allow)
         ctx.engine_call(call)
         frames = ctx.artifact(
             result.frames_path,
