@@ -58,6 +58,8 @@ def test_the_vacancies_are_on_in_plane_li_sites() -> None:
 
 @needs_chgnet
 @pytest.mark.slow
+# CHGNet's MD path converts a tensor that still requires grad (its own warning)
+@pytest.mark.filterwarnings("ignore:Converting a tensor with requires_grad:UserWarning")
 def test_a_few_md_steps_with_chgnet_give_d_at_each_temperature(
     store: Store, settings: Settings
 ) -> None:
