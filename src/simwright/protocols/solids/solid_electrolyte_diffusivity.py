@@ -189,9 +189,14 @@ class RunTemperature(Step):
         return Analyse(p, done)
 
 
-def li_diffusion(path: Path, p: SolidDiffusivityParams) -> tuple[EinsteinFit, np.ndarray]:
-    """Einstein fit of the Li MSD of one production run (system drift removed) and the
-    MSD curve as (lag fs, MSD Å²) rows."""
+HOP_A = 1.5
+"""A Li atom that moved farther than this (Å) from its start has left its site (the
+Li–Li distances of Li3N are 2.1–2.6 Å)."""
+
+
+def li_diffusion(path: Path, p: SolidDiffusivityParams) -> tuple[EinsteinFit, np.ndarray, float]:
+    """Einstein fit of the Li MSD of one production run (system drift removed), the MSD
+    curve as (lag fs, MSD Å²) rows, and the largest Li displacement from its start (Å)."""
     # lazy: ASE's I/O loads only when frames are read
     from ase.io import read
 
@@ -206,7 +211,8 @@ def li_diffusion(path: Path, p: SolidDiffusivityParams) -> tuple[EinsteinFit, np
         positions, p.timestep_fs, p.every, atom_indices=li, n_blocks=p.n_blocks
     )
     curve = mean_squared_displacement(positions, p.timestep_fs, p.every, atom_indices=li)
-    return fit, np.column_stack([curve.lag_fs, curve.msd_a2])
+    moved = float(np.max(np.linalg.norm(positions[:, li] - positions[0, li], axis=2)))
+    return fit, np.column_stack([curve.lag_fs, curve.msd_a2]), moved
 
 
 @dataclass(frozen=True)
@@ -219,7 +225,7 @@ class Analyse(Step):
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
         p = self.params
-        fits, curves = zip(*(li_diffusion(ctx.path(f), p) for f in self.frames), strict=True)
+        fits, curves, moved = zip(*(li_diffusion(ctx.path(f), p) for f in self.frames), strict=True)
         temps = np.array(p.temperatures_k)
         d = np.array([f.d_1e5_cm2_s for f in fits])
         err = np.array([f.d_err_1e5_cm2_s for f in fits])
@@ -230,6 +236,7 @@ class Analyse(Step):
                 Column("d_li", d, "1e-5 cm^2/s", "Li self-diffusion (Einstein)"),
                 Column("d_li_err", err, "1e-5 cm^2/s", "std of block values"),
                 Column("r2", np.array([f.r2 for f in fits]), "1", "R² of the MSD fit"),
+                Column("li_max_displacement", np.array(moved), "Å", "farthest Li from its start"),
             ),
             description=f"Li diffusion in {p.material} with {p.calculator}",
             producer=ctx.producer,
@@ -253,6 +260,13 @@ class Analyse(Step):
             for t, v, e in zip(temps, d, err, strict=True)
         }
         notes = [QUICK_NOTE, NO_MLIP_NOTE]
+        still = [f"{t:g} K" for t, m in zip(temps, moved, strict=True) if m < HOP_A]
+        if still:
+            notes.insert(
+                0,
+                f"WARNING: no Li left its site at {', '.join(still)} (every Li within {HOP_A} Å "
+                "of its start): D there measures vibrations, not diffusion; run longer or hotter.",
+            )
         fit = None
         ok = d > 0
         if ok.sum() >= 2:
@@ -286,7 +300,8 @@ class Analyse(Step):
             report_result(
                 ctx,
                 title=f"Li diffusivity in {p.material}",
-                summary=_summary(p, d, err, values),
+                summary=(f"WARNING: no Li hop at {', '.join(still)}. " if still else "")
+                + _summary(p, d, err, values),
                 values=values,
                 method=_method(p),
                 artifacts=artifacts,
