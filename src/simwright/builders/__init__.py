@@ -3,7 +3,7 @@
 Pure functions over ASE's builders (no files, no records): bulk crystals by
 prototype and supercells (:mod:`.crystals`), surface slabs (:mod:`.slabs`),
 point defects (:mod:`.defects`), compound prototypes from Wyckoff positions
-(:mod:`.prototypes`), cited crystals (:mod:`.cited`), CIF files (:mod:`.cif`),
+(:mod:`.wyckoff`), cited crystals (:mod:`.cited`), CIF files (:mod:`.cif`),
 molecules of the library (:mod:`.molecules`),
 one entry point for all of them (:mod:`.dispatch`), and packed liquids
 (:mod:`.liquids`, the one spec that needs an engine, PACKMOL). Steps wrap them in

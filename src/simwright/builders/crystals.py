@@ -44,7 +44,7 @@ _COMPOUND: frozenset[str] = frozenset(
 )
 _SPACEGROUP: frozenset[str] = frozenset({"rutile", "perovskite"})
 """Prototypes ASE's ``bulk`` does not build: made from their Wyckoff positions
-(:mod:`simwright.builders.prototypes`)."""
+(:mod:`simwright.builders.wyckoff`)."""
 
 
 def reference_crystal(element: str) -> tuple[str | None, float | None, float | None]:
@@ -127,7 +127,7 @@ def build_bulk(spec: BulkSpec) -> Structure:
         raise ValidationError(f"{proto} has no conventional cubic cell")
     if proto in _SPACEGROUP:
         # lazy: the Wyckoff-position builders import ASE's spacegroup module
-        from simwright.builders.prototypes import build_prototype
+        from simwright.builders.wyckoff import build_prototype
 
         return build_prototype(spec.formula, proto, a, c_over_a, spec.u)
     kwargs: dict[str, Any] = {"a": a, "cubic": spec.cubic}
