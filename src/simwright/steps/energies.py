@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ import numpy as np
 
 from simwright.contract import Column
 from simwright.engines.ase.calculators import CalculatorSpec, energies, stress_points
+from simwright.engines.ase.mlip import MLIP_NAMES, torch_threads
 from simwright.engines.lammps.launcher import lammps_potentials_dir
 from simwright.engines.lammps.potential_point import potential_point
 from simwright.engines.lammps.single_point import single_point
@@ -104,14 +106,21 @@ class AseEnergies(EnergyEngine):
         """The calculator's own check (EMT knows its elements)."""
         self.calculator.check_elements(symbols)
 
+    def _threads(self, ctx: RunContext) -> AbstractContextManager[None]:
+        """An MLIP's torch threads limited to the configured cores (nothing for others)."""
+        if self.calculator.name.lower() in MLIP_NAMES:
+            return torch_threads(ctx.settings.cores())
+        return nullcontext()
+
     def evaluate(self, ctx: RunContext, structures: Sequence[Structure]) -> Energies:
         """One ASE call over all structures."""
-        values, call = energies(
-            structures,
-            self.calculator,
-            progress=lambda i, n: _progress(ctx, i, n),
-            allow=ctx.settings.plugins,
-        )
+        with self._threads(ctx):
+            values, call = energies(
+                structures,
+                self.calculator,
+                progress=lambda i, n: _progress(ctx, i, n),
+                allow=ctx.settings.plugins,
+            )
         ctx.engine_call(call)
         return Energies(values)
 
@@ -119,13 +128,14 @@ class AseEnergies(EnergyEngine):
         self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
     ) -> Energies:
         """Energies and stresses in one ASE call (ions relaxed at fixed cell when asked)."""
-        out, call = stress_points(
-            structures,
-            self.calculator,
-            relax_ions=relax_ions,
-            allow=ctx.settings.plugins,
-            progress=lambda i, n: _progress(ctx, i, n),
-        )
+        with self._threads(ctx):
+            out, call = stress_points(
+                structures,
+                self.calculator,
+                relax_ions=relax_ions,
+                allow=ctx.settings.plugins,
+                progress=lambda i, n: _progress(ctx, i, n),
+            )
         ctx.engine_call(call)
         return Energies(
             out.energy_ev,

@@ -23,6 +23,9 @@ from typing import Any
 
 from simwright.errors import EngineError
 
+MLIP_NAMES = frozenset({"sevennet", "chgnet"})
+"""The registered calculator names of the torch-based MLIPs."""
+
 SEVENNET_MODEL = "7net-0"
 """The SevenNet model shipped in the ``sevenn`` wheel."""
 
