@@ -40,6 +40,8 @@ def test_requests_it_cannot_honour_are_refused_by_name() -> None:
         sed.parse_request("Li diffusivity in Li3N with CHGNet at 600 K")
     with pytest.raises(ValidationError, match=r"positive and distinct"):
         sed.PROTOCOL.validate({"temperatures_k": (600, 600)})
+    with pytest.raises(ValidationError, match=r"41 production frames in 4 blocks leave 6 MSD"):
+        sed.PROTOCOL.validate({"production_ps": 0.4, "every": 5})
     with pytest.raises(ValidationError, match=r"in-plane Li sites"):
         sed.build_cell(sed.SolidDiffusivityParams(repeat=(1, 1, 1), li_vacancies=3))
 

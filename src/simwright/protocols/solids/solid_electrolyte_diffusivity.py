@@ -18,17 +18,18 @@ values need larger cells and nanoseconds.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from typing_extensions import override
 
 from simwright.analysis.arrhenius import arrhenius_plot, fit_arrhenius, msd_plot
-from simwright.analysis.einstein import EinsteinFit, einstein_diffusion
+from simwright.analysis.einstein import MIN_WINDOW_POINTS, EinsteinFit, einstein_diffusion
 from simwright.analysis.transport import remove_system_drift
 from simwright.builders.cited import CITED, CitedSpec, build_cited
 from simwright.builders.defects import vacancy
@@ -85,6 +86,20 @@ class SolidDiffusivityParams(BaseModel):
         if len(set(value)) != len(value) or min(value) <= 0:
             raise ValueError("temperatures must be positive and distinct")
         return tuple(sorted(value))
+
+    @model_validator(mode="after")
+    def _enough_frames(self) -> SolidDiffusivityParams:
+        frames = self.steps(self.production_ps) // self.every + 1
+        per_block = frames // self.n_blocks
+        lags = per_block - 1
+        window = math.floor(0.67 * lags) - math.ceil(0.10 * lags) + 1
+        if window < MIN_WINDOW_POINTS:
+            raise ValueError(
+                f"{frames} production frames in {self.n_blocks} blocks leave {window} MSD "
+                f"points in each block's fit window (need {MIN_WINDOW_POINTS}): run longer, "
+                "store frames more often (every) or use fewer blocks"
+            )
+        return self
 
     def steps(self, ps: float) -> int:
         """MD steps of ``ps`` picoseconds."""
