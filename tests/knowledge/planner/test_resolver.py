@@ -59,7 +59,6 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
     ("text", "words", "instead"),
     [
         ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
-        ("surface energy of Cu(111) with PBE", "surface energy", "dft_scf"),
         ("melting point of Cu with EMT", "melting point", "lattice_constant"),
         ("adsorption energy of CO on Pt(111) with PBE", "adsorption energy", "slab"),
     ],

@@ -46,8 +46,26 @@ PROPERTIES: tuple[Property, ...] = (
         ("cohesive_energy", "dft_cohesive_energy"),
     ),
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
-    Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
-    Property("surface energy", r"surface energy", _DFT_INSTEAD),
+    Property(
+        "formation energy",
+        r"(?:vacancy )?formation energy",
+        "vacancy_formation_energy computes the vacancy formation energy of an elemental "
+        "cubic crystal with a LAMMPS potential or an ASE calculator; " + _DFT_INSTEAD,
+        ("vacancy_formation_energy", "dft_formation_energy"),
+    ),
+    Property(
+        "surface energy",
+        r"surface energ(?:y|ies)",
+        "surface_energy computes low-index facets with a LAMMPS potential or an ASE "
+        "calculator; " + _DFT_INSTEAD,
+        ("surface_energy", "dft_surface_energy"),
+    ),
+    Property(
+        "stacking fault energy",
+        r"(?:generali[sz]ed |intrinsic |unstable )?stacking[- ]fault(?: energy| curve)?",
+        "stacking_fault (fcc (111)[11-2], LAMMPS potential or ASE calculator)",
+        ("stacking_fault", "dft_stacking_fault"),
+    ),
     Property(
         "adsorption energy",
         r"adsorption energy|binding energy",
@@ -96,7 +114,13 @@ PROPERTIES: tuple[Property, ...] = (
         ("ionic_conductivity",),
     ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
-    Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),
+    Property(
+        "reaction barrier",
+        r"(?:reaction|migration|diffusion) barriers?|(?:vacancy )?migration energy",
+        "vacancy_migration (climbing-image NEB of a vacancy hop, LAMMPS potential or ASE "
+        "calculator); " + _DFT_INSTEAD,
+        ("vacancy_migration", "dft_vacancy_migration"),
+    ),
 )
 """Properties a request may ask for that no protocol of the core computes, or only a
 protocol named in the entry (when it is installed)."""
