@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from simwright.potentials.defect_values import defect_references
 from simwright.protocols.estimate import Estimate
@@ -125,8 +125,3 @@ def miller_index(text: str) -> tuple[int, int, int] | None:
     if m is None:
         return None
     return int(m.group(1)), int(m.group(2)), int(m.group(3))
-
-
-def engine_fields(p: SolidEngineParams) -> dict[str, Any]:
-    """The engine fields of ``p`` (to pass on in a spec-like dictionary)."""
-    return {"potential": p.potential} if p.potential else {"calculator": p.calculator}
