@@ -249,3 +249,27 @@ def test_defects_with_emt_through_ase(store: Store, settings: Settings) -> None:
         settings,
     )
     assert 0.3 < neb.values["vacancy_migration_energy"] < 1.2
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("vacancy formation energy of Cu with the Mishin EAM potential at 300 K", "'300 K'"),
+        ("stacking fault energy of Cu with EMT along [1-10]", "[1-10] cannot be honoured"),
+        ("stacking fault energy of Cu (100) with EMT", "(1, 0, 0) cannot be honoured"),
+    ],
+)
+def test_a_stated_choice_the_defect_protocols_cannot_honour_is_refused_by_name(
+    text: str, refused: str
+) -> None:
+    with pytest.raises(ParseError) as info:
+        resolve_request(text, PROTOCOLS)
+    assert refused in str(info.value)
+
+
+def test_a_stated_vacuum_is_honoured() -> None:
+    for text in (
+        "surface energy of Cu (111) with EMT and 20 Å vacuum",
+        "stacking fault energy of Cu with EMT, vacuum of 20 Å",
+    ):
+        assert resolve_request(text, PROTOCOLS).params.model_dump()["vacuum_a"] == 20.0

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
+from simwright.errors import ParseError
 from simwright.potentials.defect_values import defect_references
 from simwright.protocols.estimate import Estimate
 from simwright.protocols.sizing import ASE_EVAL_CORE_S, LAMMPS_POINT_CORE_S
-from simwright.protocols.solids.engine import SolidEngineParams
+from simwright.protocols.solids.engine import SolidEngineParams, solid_request
 from simwright.results import Reference
 
 EV_PER_A2_IN_J_PER_M2: Final = 16.02176634
@@ -125,3 +126,33 @@ def miller_index(text: str) -> tuple[int, int, int] | None:
     if m is None:
         return None
     return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+_CONDITION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:K|°C|GPa|bar|atm)(?![\w])")
+_VACUUM = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(?:Å|A|angstroms?)\s+(?:of\s+)?vacuum|vacuum\s+(?:of\s+)?"
+    r"(\d+(?:\.\d+)?)\s*(?:Å|A|angstroms?)\b",
+    re.IGNORECASE,
+)
+
+
+def defect_request(text: str, trigger: re.Pattern[str], example: str) -> dict[str, Any] | None:
+    """:func:`~simwright.protocols.solids.engine.solid_request` for the defect protocols,
+    refusing by name a temperature or pressure (they compute static 0 K energies)."""
+    if not trigger.search(text.lower()):
+        return None
+    condition = _CONDITION.search(text)
+    if condition is not None:
+        raise ParseError(
+            f"{condition.group(0)!r} cannot be honoured: the defect protocols compute "
+            "static 0 K energies at the relaxed lattice constant"
+        )
+    return solid_request(text, trigger, example)
+
+
+def read_vacuum(text: str) -> float | None:
+    """The vacuum stated ('20 Å vacuum', 'vacuum of 15 Å'), in Å, or None."""
+    m = _VACUUM.search(text)
+    if m is None:
+        return None
+    return float(m.group(1) or m.group(2))

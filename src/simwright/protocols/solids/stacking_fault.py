@@ -23,6 +23,7 @@ from typing_extensions import override
 
 from simwright.builders.faults import fcc111_stack, partial_direction, partial_length, shift_upper
 from simwright.contract import SCHEMA_VERSION, Column, Table, write_table
+from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.estimate import Estimate
 from simwright.protocols.inputs import crystal_inputs
@@ -33,10 +34,13 @@ from simwright.protocols.solids.defect_common import (
     Convergence,
     comparison_note,
     defect_estimate,
+    defect_request,
+    miller_index,
     read_int_list,
+    read_vacuum,
     references,
 )
-from simwright.protocols.solids.engine import SolidEngineParams, solid_request
+from simwright.protocols.solids.engine import SolidEngineParams
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
@@ -238,16 +242,39 @@ _TRIGGER = re.compile(r"\bstacking[- ]fault")
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Parameters from 'stacking fault energy of Cu with the Mishin EAM potential'."""
-    raw = solid_request(text, _TRIGGER, "stacking fault energy of Cu with the Mishin EAM potential")
+    raw = defect_request(
+        text, _TRIGGER, "stacking fault energy of Cu with the Mishin EAM potential"
+    )
     if raw is None:
         return None
+    _only_111_and_112(text)
     thickness = read_int_list(text, r"\d+(?:\s*(?:,|and)\s*\d+)*\s+(?:atomic\s+)?(?:planes|layers)")
     if thickness:
         raw["planes"] = thickness
     m = re.search(r"(\d+)\s+shifts", text)
     if m:
         raw["n_shifts"] = int(m.group(1))
+    vacuum = read_vacuum(text)
+    if vacuum is not None:
+        raw["vacuum_a"] = vacuum
     return raw
+
+
+def _only_111_and_112(text: str) -> None:
+    """Refuse by name a plane other than (111) or a direction other than <112>."""
+    plane = miller_index(text)
+    if plane is not None and sorted(abs(i) for i in plane) != [1, 1, 1]:
+        raise ParseError(
+            f"the plane {plane} cannot be honoured: stacking_fault computes the (111) plane"
+        )
+    direction = re.search(r"\[(-?\d)\s*(-?\d)\s*(-?\d)\]", text)
+    if direction is not None:
+        digits = sorted(abs(int(g)) for g in direction.groups())
+        if digits != [1, 1, 2]:
+            raise ParseError(
+                f"the direction {direction.group(0)} cannot be honoured: stacking_fault "
+                "shifts along [11-2] (the Shockley partial direction)"
+            )
 
 
 def start(p: StackingFaultParams) -> RelaxCrystal:

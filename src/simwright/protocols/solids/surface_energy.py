@@ -34,11 +34,13 @@ from simwright.protocols.solids.defect_common import (
     Convergence,
     comparison_note,
     defect_estimate,
+    defect_request,
     miller_index,
     read_int_list,
+    read_vacuum,
     references,
 )
-from simwright.protocols.solids.engine import SolidEngineParams, solid_request
+from simwright.protocols.solids.engine import SolidEngineParams
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
 from simwright.steps.eos import StrainScan
@@ -244,7 +246,7 @@ _TRIGGER = re.compile(r"\bsurface\s+energ(?:y|ies)\b")
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Parameters from 'surface energy of Cu (111) with the Mishin EAM potential'."""
-    raw = solid_request(text, _TRIGGER, "surface energy of Cu (111) with the Mishin EAM potential")
+    raw = defect_request(text, _TRIGGER, "surface energy of Cu (111) with the Mishin EAM potential")
     if raw is None:
         return None
     miller = miller_index(text)
@@ -255,6 +257,9 @@ def parse_request(text: str) -> dict[str, Any] | None:
     )
     if thickness:
         raw["planes"] = thickness
+    vacuum = read_vacuum(text)
+    if vacuum is not None:
+        raw["vacuum_a"] = vacuum
     return raw
 
 

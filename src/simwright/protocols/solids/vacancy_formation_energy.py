@@ -31,10 +31,11 @@ from simwright.protocols.solids.defect_common import (
     Convergence,
     comparison_note,
     defect_estimate,
+    defect_request,
     read_int_list,
     references,
 )
-from simwright.protocols.solids.engine import SolidEngineParams, solid_request
+from simwright.protocols.solids.engine import SolidEngineParams
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
@@ -204,7 +205,7 @@ _TRIGGER = re.compile(r"\bvacancy\s+formation\s+energ(?:y|ies)\b|\bvacancy\s+ene
 def parse_request(text: str) -> dict[str, Any] | None:
     """Parameters from 'vacancy formation energy of Cu with the Mishin EAM potential,
     sizes 2, 3'."""
-    raw = solid_request(
+    raw = defect_request(
         text, _TRIGGER, "vacancy formation energy of Cu with the Mishin EAM potential"
     )
     sizes = read_int_list(text, r"\b(?:sizes?|supercells?)\s+\d+(?:\s*(?:,|and|to)\s*\d+)*")

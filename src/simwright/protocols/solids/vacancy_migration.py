@@ -32,10 +32,11 @@ from simwright.protocols.solids.defect_common import (
     Convergence,
     comparison_note,
     defect_estimate,
+    defect_request,
     read_int_list,
     references,
 )
-from simwright.protocols.solids.engine import SolidEngineParams, solid_request
+from simwright.protocols.solids.engine import SolidEngineParams
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
@@ -263,7 +264,7 @@ _TRIGGER = re.compile(
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Parameters from 'vacancy migration barrier of Cu with the Mishin EAM potential'."""
-    raw = solid_request(
+    raw = defect_request(
         text, _TRIGGER, "vacancy migration barrier of Cu with the Mishin EAM potential"
     )
     if raw is None:
