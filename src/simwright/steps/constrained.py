@@ -12,15 +12,18 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simwright.engines.ase.calculators import ase_version
 from simwright.engines.base import EngineCall
 from simwright.errors import ValidationError
-from simwright.graph import RunContext
 from simwright.steps.energies import AseEnergies, Energies, EnergyEngine, PotentialEnergies
 from simwright.structure import Structure
+
+if TYPE_CHECKING:
+    from simwright.graph import RunContext
 
 FMAX_EV_A = 1e-4
 """Force tolerance of the ASE relaxation (eV/Å)."""

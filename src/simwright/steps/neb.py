@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,10 +27,12 @@ from simwright.engines.base import EngineCall
 from simwright.engines.lammps.batch_point import batch_points
 from simwright.engines.lammps.launcher import lammps_potentials_dir
 from simwright.errors import ValidationError
-from simwright.graph import RunContext
 from simwright.steps.energies import AseEnergies, EnergyEngine, PotentialEnergies
 from simwright.steps.md import launcher
 from simwright.structure import Structure
+
+if TYPE_CHECKING:
+    from simwright.graph import RunContext
 
 
 class ImageForces(ABC):

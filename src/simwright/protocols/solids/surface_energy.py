@@ -268,10 +268,15 @@ def start(p: SurfaceEnergyParams) -> RelaxCrystal:
     return RelaxCrystal(p)
 
 
+ATOMS_PER_PLANE = 4
+"""Atoms per plane of the slabs cut from the conventional cell, upper side (fcc (111)
+and diamond (111): 4; (100) and (110): 2), so an estimate need not cut them."""
+
+
 def estimate(params: Any, settings: Settings) -> Estimate:
-    """One relaxation per facet and thickness (atoms from the cut itself)."""
-    a0 = params.resolved_a()
-    atoms = [len(params.slab(a0, m, n)) for m in params.resolved_facets() for n in params.planes]
+    """One relaxation per facet and thickness (up to 4 atoms per plane, rounded up to
+    whole periods of the cut)."""
+    atoms = [ATOMS_PER_PLANE * (n + 3) for _ in params.resolved_facets() for n in params.planes]
     return defect_estimate(params, atoms, len(atoms) + 1, "slabs")
 
 
