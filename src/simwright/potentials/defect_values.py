@@ -64,7 +64,7 @@ PAPER: Final[dict[tuple[str, str], tuple[DefectValue, ...]]] = {
 }
 """Values the potential's own paper reports, per (file, element)."""
 
-_LB = "H.-E. Schaefer / P. Ehrhart et al., Landolt-Börnstein III/25 (Springer, 1991)"
+_LB = "P. Ehrhart et al., Landolt-Börnstein, New Series III/25 (Springer, 1991)"
 _TYSON = (
     "W. R. Tyson and W. A. Miller, Surf. Sci. 62, 267 (1977), isotropic average "
     "from liquid surface tension"
