@@ -17,6 +17,7 @@ from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph
 from simwright.knowledge.planner.resolver import resolve_request
 from simwright.knowledge.requests import ResolvedRequest
+from simwright.potentials.defect_values import defect_references
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solids import (
     cohesive_energy,
@@ -273,3 +274,24 @@ def test_a_stated_vacuum_is_honoured() -> None:
         "stacking fault energy of Cu with EMT, vacuum of 20 Å",
     ):
         assert resolve_request(text, PROTOCOLS).params.model_dump()["vacuum_a"] == 20.0
+
+
+def test_published_values_say_whether_they_were_checked_in_their_source() -> None:
+    refs = defect_references(
+        "Cu_mishin1.eam.alloy", "Cu", ("vacancy_formation_energy", "surface_energy_111")
+    )
+    by_source = {(r.quantity, r.citation.split(":")[0]): r for r in refs}
+    own = by_source[("vacancy_formation_energy", "Cu_mishin1.eam.alloy published")]
+    assert own.value == 1.27 and "unverified" not in own.citation
+    assert (
+        "[unverified"
+        in by_source[("surface_energy_111", "Cu_mishin1.eam.alloy published")].citation
+    )
+    # a facet without its own experimental value falls back to the isotropic average, once
+    assert [r.quantity for r in refs if r.citation.startswith("experiment")] == [
+        "vacancy_formation_energy",
+        "surface_energy",
+    ]
+    assert defect_references("Al_zhou.eam.alloy", "Al", ("surface_energy_111",))[
+        0
+    ].citation.startswith("experiment")
