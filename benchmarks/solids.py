@@ -15,7 +15,7 @@ default sizes, compared with :mod:`simwright.potentials.defect_values` (values m
 unverified there are marked ``(u)`` in the table).
 
     python benchmarks/solids.py [--markdown] [--mlip chgnet]
-    python benchmarks/solids.py --defects [--migration] [--markdown]
+    python benchmarks/solids.py --defects [--migration] [--elements Si] [--markdown]
 """
 
 from __future__ import annotations
@@ -204,12 +204,14 @@ def main() -> None:
     parser.add_argument("--mlip", choices=("chgnet", "sevennet"), help="add an MLIP row")
     parser.add_argument("--defects", action="store_true", help="the defect protocols instead")
     parser.add_argument("--migration", action="store_true", help="with --defects: add NEB")
+    parser.add_argument("--elements", nargs="+", help="only these elements' cases")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="simwright-solids-") as tmp:
         home = Path(tmp)
         if args.defects:
-            results = [defect_case(e, pot, home, args.migration) for e, pot in CASES]
+            cases = [(e, pot) for e, pot in CASES if not args.elements or e in args.elements]
+            results = [defect_case(e, pot, home, args.migration) for e, pot in cases]
             print(markdown(results) if args.markdown else json.dumps(results, indent=2))
             return
         for element, potential in CASES:

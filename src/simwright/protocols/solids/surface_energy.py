@@ -7,7 +7,8 @@ images along the normal, relax its ions at fixed cell, and compute
 and A the area of one face. γ is converged when the two thickest slabs agree within
 the stated tolerance. Defaults: fcc (111), (100), (110); bcc (110), (100); diamond
 (100), (111), bulk-terminated and unreconstructed (relaxed from the ideal cut; no
-dimer or 7×7 reconstruction is seeded). Reported in J/m² and eV/Å². Any energy
+dimer or 7×7 reconstruction is seeded), each cut at the height that breaks the fewest
+nearest-neighbour bonds (diamond (111): the shuffle plane). Reported in J/m² and eV/Å². Any energy
 engine: a LAMMPS potential of the catalogue or an ASE calculator.
 """
 
@@ -23,6 +24,7 @@ from pydantic import ConfigDict, Field, field_validator
 from typing_extensions import override
 
 from simwright.builders import BulkSpec, SlabSpec, build_slab
+from simwright.builders.terminations import fewest_broken_bonds
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_structure, write_table
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.estimate import Estimate
@@ -109,11 +111,12 @@ class SurfaceEnergyParams(SolidEngineParams):
         return self.facets or DEFAULT_FACETS[self.resolved_lattice()]
 
     def slab(self, a0: float, miller: Miller, n_planes: int) -> Structure:
-        """The slab of at least ``n_planes`` atomic planes of ``miller`` at lattice a0."""
+        """The slab of at least ``n_planes`` atomic planes of ``miller`` at lattice a0, cut
+        where it breaks the fewest nearest-neighbour bonds (Si(111): the shuffle plane)."""
         bulk = BulkSpec(self.element, self.resolved_lattice(), a0, cubic=True)
         per_period = planes(build_slab(SlabSpec(bulk, miller, 1, self.vacuum_a)))
         layers = math.ceil(n_planes / per_period)
-        return build_slab(SlabSpec(bulk, miller, layers, self.vacuum_a))
+        return fewest_broken_bonds(SlabSpec(bulk, miller, layers, self.vacuum_a)).slab
 
 
 @dataclass(frozen=True)
@@ -214,7 +217,9 @@ class SurfaceReport(Step):
         notes += [
             f"Vacuum {p.vacuum_a:g} Å between periodic images of the slab; both faces "
             "relaxed; finite slabs: γ is converged only as far as the thickness series says.",
-            "Surfaces are bulk-terminated and unreconstructed (relaxed from the ideal cut).",
+            "Surfaces are bulk-terminated and unreconstructed (relaxed from the ideal cut), "
+            "cut where the fewest nearest-neighbour bonds break (diamond (111): the shuffle "
+            "plane, one dangling bond per surface atom).",
             comparison_note(p),
             p.validation_note(),
         ]
