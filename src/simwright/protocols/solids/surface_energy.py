@@ -110,12 +110,17 @@ class SurfaceEnergyParams(SolidEngineParams):
         """The facets stated, or the lattice's low-index ones."""
         return self.facets or DEFAULT_FACETS[self.resolved_lattice()]
 
-    def slab(self, a0: float, miller: Miller, n_planes: int) -> Structure:
-        """The slab of at least ``n_planes`` atomic planes of ``miller`` at lattice a0, cut
-        where it breaks the fewest nearest-neighbour bonds (Si(111): the shuffle plane)."""
-        bulk = BulkSpec(self.element, self.resolved_lattice(), a0, cubic=True)
+    def periods(self, miller: Miller) -> tuple[int, ...]:
+        """The distinct slab thicknesses of ``miller``, in periods of the cut: each of
+        ``planes`` rounded up to whole periods (two that round alike count once)."""
+        bulk = BulkSpec(self.element, self.resolved_lattice(), self.resolved_a(), cubic=True)
         per_period = planes(build_slab(SlabSpec(bulk, miller, 1, self.vacuum_a)))
-        layers = math.ceil(n_planes / per_period)
+        return tuple(sorted({math.ceil(n / per_period) for n in self.planes}))
+
+    def slab(self, a0: float, miller: Miller, layers: int) -> Structure:
+        """The slab of ``layers`` periods of ``miller`` at lattice a0, cut where it breaks
+        the fewest nearest-neighbour bonds (Si(111): the shuffle plane)."""
+        bulk = BulkSpec(self.element, self.resolved_lattice(), a0, cubic=True)
         return fewest_broken_bonds(SlabSpec(bulk, miller, layers, self.vacuum_a)).slab
 
 
@@ -143,7 +148,7 @@ class Slabs(Step):
     def run(self, ctx: RunContext) -> SurfaceReport:
         p = self.params
         bulk = read_structure(ctx.path(self.fit.relaxed))
-        rows = [(m, n) for m in p.resolved_facets() for n in p.planes]
+        rows = [(m, n) for m in p.resolved_facets() for n in p.periods(m)]
         slabs = [p.slab(self.fit.a0_a, m, n) for m, n in rows]
         out = p.engine().points(ctx, [bulk, *slabs], relax_ions=True)
         e_bulk = float(out.energy_ev[0]) / len(bulk)

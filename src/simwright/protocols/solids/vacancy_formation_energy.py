@@ -169,6 +169,9 @@ class VacancyReport(Step):
             conv.note(),
             "Finite size: a vacancy interacts with its periodic images (elastic field); the "
             f"largest cell here holds {self.atoms[-1]} atoms.",
+            "The ions relax from the ideal lattice sites, which keeps the vacancy's point "
+            "symmetry: a symmetry-lowering distortion (Jahn–Teller in diamond Si) is not "
+            "seeded, so E_v may lie above the lowest relaxed configuration.",
             comparison_note(p),
             p.validation_note(),
         ]
