@@ -42,6 +42,7 @@ from simwright.settings import Settings
 from simwright.steps.eos import StrainScan
 from simwright.steps.lattice import LatticeFit, relax_lattice
 from simwright.steps.report import report_result
+from simwright.structure import Structure
 
 QUANTITY = "vacancy_formation_energy"
 
@@ -57,6 +58,13 @@ class VacancyFormationParams(SolidEngineParams):
     tolerance_ev: float = Field(
         0.02, gt=0, description="converged when the last two sizes differ by less (eV)"
     )
+    rattle_a: float = Field(
+        0.02,
+        ge=0,
+        le=0.2,
+        description="random displacements (Å, fixed seed) of the vacancy cell's atoms before "
+        "relaxing, so that a symmetry-lowering relaxation can happen; 0: from ideal sites",
+    )
     eos_strain_percent: float = Field(3.0, gt=0, le=20, description="± range of the EOS scan")
     eos_points: int = Field(7, ge=5, le=101)
 
@@ -66,6 +74,15 @@ class VacancyFormationParams(SolidEngineParams):
         if any(n < 1 or n > 10 for n in value) or list(value) != sorted(set(value)):
             raise ValueError("sizes are distinct integers from 1 to 10, ascending")
         return value
+
+
+def rattled(structure: Structure, amplitude_a: float, seed: int = 7) -> Structure:
+    """``structure`` with every atom displaced uniformly within ±``amplitude_a`` Å per
+    axis (a fixed seed: the same displacements every run)."""
+    if amplitude_a == 0:
+        return structure
+    shift = np.random.default_rng(seed).uniform(-amplitude_a, amplitude_a, (len(structure), 3))
+    return structure.with_positions(structure.positions + shift)
 
 
 @dataclass(frozen=True)
@@ -93,7 +110,7 @@ class Supercells(Step):
         p = self.params
         cell = read_structure(ctx.path(self.fit.relaxed))
         perfect = [supercell(cell, (n, n, n)) for n in p.sizes]
-        defective = [vacancy(s, 0) for s in perfect]
+        defective = [rattled(vacancy(s, 0), p.rattle_a) for s in perfect]
         for n, s in zip(p.sizes, defective, strict=True):
             ctx.structure(s, f"vacancy-{n}x{n}x{n}.extxyz", f"{p.element} {n}³ cells, one vacancy")
         out = p.engine().points(ctx, [*perfect, *defective], relax_ions=True)
@@ -169,9 +186,16 @@ class VacancyReport(Step):
             conv.note(),
             "Finite size: a vacancy interacts with its periodic images (elastic field); the "
             f"largest cell here holds {self.atoms[-1]} atoms.",
-            "The ions relax from the ideal lattice sites, which keeps the vacancy's point "
-            "symmetry: a symmetry-lowering distortion (Jahn–Teller in diamond Si) is not "
-            "seeded, so E_v may lie above the lowest relaxed configuration.",
+            (
+                f"The ions of the vacancy cell were displaced randomly by up to {p.rattle_a:g} Å "
+                "(fixed seed) before relaxing, so that a symmetry-lowering relaxation "
+                "(Jahn–Teller, dangling-bond pairing in diamond Si) can happen; the relaxed "
+                "configuration is a local minimum, not a searched global one."
+                if p.rattle_a > 0
+                else "The ions relax from the ideal lattice sites, which keeps the vacancy's "
+                "point symmetry: a symmetry-lowering distortion is not seeded, so E_v may lie "
+                "above the lowest relaxed configuration."
+            ),
             comparison_note(p),
             p.validation_note(),
         ]
@@ -189,7 +213,8 @@ class VacancyReport(Step):
                 method=(
                     f"Lattice constant from a Birch–Murnaghan fit ({p.eos_points} points within "
                     f"±{p.eos_strain_percent} %); supercells of {', '.join(map(str, p.sizes))} "
-                    "conventional cells per side with one atom removed, ions relaxed at fixed "
+                    "conventional cells per side with one atom removed, ions displaced by up to "
+                    f"{p.rattle_a:g} Å and relaxed at fixed "
                     f"cell (constant volume) with {p.engine().describe()}; "
                     "E_v = E(N−1) − (N−1)/N · E(N)."
                 ),
