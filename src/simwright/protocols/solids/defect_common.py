@@ -15,12 +15,15 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+import numpy as np
+
 from simwright.errors import ParseError
 from simwright.potentials.defect_values import defect_references
 from simwright.protocols.estimate import Estimate
 from simwright.protocols.sizing import ASE_EVAL_CORE_S, LAMMPS_POINT_CORE_S
 from simwright.protocols.solids.engine import SolidEngineParams, solid_request
 from simwright.results import Reference
+from simwright.structure import Structure
 
 EV_PER_A2_IN_J_PER_M2: Final = 16.02176634
 """1 eV/Å² in J/m²."""
@@ -156,3 +159,12 @@ def read_vacuum(text: str) -> float | None:
     if m is None:
         return None
     return float(m.group(1) or m.group(2))
+
+
+def rattled(structure: Structure, amplitude_a: float, seed: int = 7) -> Structure:
+    """``structure`` with every atom displaced uniformly within ±``amplitude_a`` Å per
+    axis (a fixed seed: the same displacements every run)."""
+    if amplitude_a == 0:
+        return structure
+    shift = np.random.default_rng(seed).uniform(-amplitude_a, amplitude_a, (len(structure), 3))
+    return structure.with_positions(structure.positions + shift)

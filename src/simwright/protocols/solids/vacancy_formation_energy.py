@@ -32,6 +32,7 @@ from simwright.protocols.solids.defect_common import (
     comparison_note,
     defect_estimate,
     defect_request,
+    rattled,
     read_int_list,
     references,
 )
@@ -42,7 +43,6 @@ from simwright.settings import Settings
 from simwright.steps.eos import StrainScan
 from simwright.steps.lattice import LatticeFit, relax_lattice
 from simwright.steps.report import report_result
-from simwright.structure import Structure
 
 QUANTITY = "vacancy_formation_energy"
 
@@ -74,15 +74,6 @@ class VacancyFormationParams(SolidEngineParams):
         if any(n < 1 or n > 10 for n in value) or list(value) != sorted(set(value)):
             raise ValueError("sizes are distinct integers from 1 to 10, ascending")
         return value
-
-
-def rattled(structure: Structure, amplitude_a: float, seed: int = 7) -> Structure:
-    """``structure`` with every atom displaced uniformly within ±``amplitude_a`` Å per
-    axis (a fixed seed: the same displacements every run)."""
-    if amplitude_a == 0:
-        return structure
-    shift = np.random.default_rng(seed).uniform(-amplitude_a, amplitude_a, (len(structure), 3))
-    return structure.with_positions(structure.positions + shift)
 
 
 @dataclass(frozen=True)

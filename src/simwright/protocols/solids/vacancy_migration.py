@@ -33,6 +33,7 @@ from simwright.protocols.solids.defect_common import (
     comparison_note,
     defect_estimate,
     defect_request,
+    rattled,
     read_int_list,
     references,
 )
@@ -47,6 +48,8 @@ from simwright.steps.report import report_result
 from simwright.structure import Structure
 
 QUANTITY = "vacancy_migration_energy"
+DIP_EV = 0.005
+"""An image this far (eV) below the initial state means the end points are not minima."""
 
 
 class VacancyMigrationParams(SolidEngineParams):
@@ -61,6 +64,9 @@ class VacancyMigrationParams(SolidEngineParams):
     fmax_ev_a: float = Field(0.02, gt=0, le=0.2, description="band converged below (eV/Å)")
     max_steps: int = Field(500, ge=10, le=5000, description="FIRE iterations at most")
     spring_ev_a2: float = Field(0.1, gt=0, le=5, description="NEB spring constant (eV/Å²)")
+    rattle_a: float = Field(
+        0.02, ge=0, le=0.2, description="random displacements (Å) of the end points before relaxing"
+    )
     tolerance_ev: float = Field(
         0.02, gt=0, description="converged when the last two sizes differ by less (eV)"
     )
@@ -112,7 +118,7 @@ class Endpoints(Step):
     def run(self, ctx: RunContext) -> Bands:
         p = self.params
         cell = read_structure(ctx.path(self.fit.relaxed))
-        ends = [s for n in p.sizes for s in hop_ends(cell, n)]
+        ends = [rattled(s, p.rattle_a) for n in p.sizes for s in hop_ends(cell, n)]
         out = p.engine().points(ctx, ends, relax_ions=True)
         refs = tuple(
             ctx.structure(s, f"{'initial' if i % 2 == 0 else 'final'}-{p.sizes[i // 2]}.extxyz")
@@ -171,11 +177,13 @@ class Bands(Step):
             title=f"Vacancy hop in {p.element} ({p.engine_name()}), {p.sizes[-1]}³ cells",
         )
         barriers = tuple(float(arr[arr[:, 0] == n][:, 3].max()) for n in p.sizes)
+        dips = tuple(float(arr[arr[:, 0] == n][:, 3].min()) for n in p.sizes)
         return MigrationReport(
             p,
             self.fit,
             barriers,
             tuple(runs),
+            dips,
             (
                 ctx.artifact(table_path, "table", table.description, SCHEMA_VERSION),
                 ctx.artifact(plot, "plot", "energy profile along the band"),
@@ -191,6 +199,7 @@ class MigrationReport(Step):
     fit: LatticeFit
     barriers_ev: tuple[float, ...]
     runs: tuple[tuple[bool, int, float], ...]
+    dips_ev: tuple[float, ...]
     artifacts: tuple[ArtifactRef, ...]
 
     @override
@@ -227,7 +236,17 @@ class MigrationReport(Step):
             comparison_note(p),
             p.validation_note(),
         ]
-        ok = all(r[0] for r in self.runs) and (conv.converged or len(p.sizes) == 1)
+        below = [(n, d) for n, d in zip(p.sizes, self.dips_ev, strict=True) if d < -DIP_EV]
+        if below:
+            notes.insert(
+                0,
+                "An image lies below the initial state ("
+                + ", ".join(f"{n}³: {d:.3f} eV" for n, d in below)
+                + "): the relaxed end points are not the lowest minima of the path, and "
+                "E_m is NOT a migration barrier. Relax the end points further (a larger "
+                "rattle_a) or study the defect's structure first.",
+            )
+        ok = all(r[0] for r in self.runs) and (conv.converged or len(p.sizes) == 1) and not below
         summary = (
             f"{p.element} ({p.engine_name()}): E_m = {self.barriers_ev[-1]:.3f} eV "
             f"(climbing-image NEB, {p.sizes[-1]}³ cells"
@@ -243,7 +262,8 @@ class MigrationReport(Step):
                 method=(
                     "Lattice constant from a Birch–Murnaghan fit; nearest-neighbour vacancy "
                     f"hop in supercells of {', '.join(map(str, p.sizes))} conventional cells "
-                    "per side, end points relaxed at fixed cell; climbing-image NEB "
+                    f"per side, end points displaced by up to {p.rattle_a:g} Å and relaxed at "
+                    "fixed cell; climbing-image NEB "
                     f"(ASE ase.mep, improved tangent, {p.n_images} intermediate images, "
                     f"spring {p.spring_ev_a2:g} eV/Å², FIRE to {p.fmax_ev_a:g} eV/Å) with "
                     f"energies and forces from {p.engine().describe()}."
