@@ -47,11 +47,17 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
     Property(
+        "vacancy formation energy",
+        r"(?:mono)?vacancy formation energ(?:y|ies)|vacancy energy",
+        "vacancy_formation_energy computes it with a LAMMPS potential or an ASE calculator; "
+        + _DFT_INSTEAD,
+        ("vacancy_formation_energy", "dft_vacancy_formation_energy"),
+    ),
+    Property(
         "formation energy",
-        r"(?:vacancy )?formation energy",
-        "vacancy_formation_energy computes the vacancy formation energy of an elemental "
-        "cubic crystal with a LAMMPS potential or an ASE calculator; " + _DFT_INSTEAD,
-        ("vacancy_formation_energy", "dft_formation_energy"),
+        r"formation energy|(?:enthalpy|heat) of formation",
+        _DFT_INSTEAD,
+        ("dft_formation_energy",),
     ),
     Property(
         "surface energy",
@@ -72,6 +78,7 @@ PROPERTIES: tuple[Property, ...] = (
         "dft_scf of the slab and of the molecule separately (e.g. 'SCF of a Pt(111) slab "
         "with PBE'); adsorption isotherms are a campaign (module "
         "gcmc_adsorption_desorption_campaign)",
+        ("dft_adsorption_energy",),
     ),
     Property(
         "elastic constants",
@@ -104,8 +111,15 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "heat capacity",
-        r"heat capacity|specific heat",
+        r"(?:isobaric )?heat capacity|specific heat",
         "thermal_conductivity (Green–Kubo, LJ argon)",
+        ("liquid_thermal_properties",),
+    ),
+    Property(
+        "thermal expansion",
+        r"(?:volumetric )?thermal expansion(?: coefficient)?|thermal expansivity",
+        "density at two temperatures",
+        ("liquid_thermal_properties", "thermal_expansion"),
     ),
     Property(
         "ionic conductivity",
