@@ -153,11 +153,20 @@ def _notes(
         notes.append(f"WARNING: the NPT density drifted more than {p.density_tolerance:.0%}")
     if r2 < p.r2_min:
         notes.append(f"WARNING: Li⁺ R² = {r2:.3f} < {p.r2_min} after {extensions} extension(s)")
-    if p.preset == "quick":
+    if p.classical:
         notes.append(
-            "quick preset: a ~100-atom box and sub-picosecond stages, a smoke-level estimate "
-            "with a handful of ions; the MSD is far from the diffusive regime and D has no "
-            "statistical weight. Use preset 'paper' (about 1000 atoms, ns runs, a GPU)."
+            "force field: OPLS-AA (EC/PC types opls_771-779 after Silva & Freitas 2007, "
+            "Jorgensen et al. 1996 bonded terms, Li+ of Åqvist 1990, PF6- of CL&P 2004; "
+            f"sources per term in simwright.forcefields.opls.parameters), ionic charges × "
+            f"{p.ion_charge_scale:g}"
+        )
+    if p.preset == "quick":
+        machine = "many CPU cores" if p.classical else "a GPU"
+        notes.append(
+            "quick preset: a ~100-atom box and sub-picosecond stages (unless stated "
+            "otherwise), a smoke-level estimate with a handful of ions; the MSD is far from "
+            "the diffusive regime and D has no statistical weight. Use preset 'paper' "
+            f"(about 1000 atoms, ns runs, {machine})."
         )
     return notes
 
