@@ -32,6 +32,7 @@ from simwright.forcefields.opls import opls_acetonitrile, opls_ethanol, opls_met
 from simwright.forcefields.pair_terms import BornPair, Tip4pSite
 from simwright.forcefields.spce import spce
 from simwright.forcefields.topology import Topology, assign_types
+from simwright.forcefields.torsions import DihedralType, ImproperType
 from simwright.forcefields.water import tip3p, tip4p2005
 
 __all__ = [
@@ -41,7 +42,9 @@ __all__ = [
     "AtomType",
     "BondType",
     "BornPair",
+    "DihedralType",
     "ForceField",
+    "ImproperType",
     "KSpace",
     "LJParams",
     "MixingRule",
