@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import platform
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -27,6 +28,7 @@ from simwright.cli.common import (
     err,
     handled,
     open_existing_store,
+    open_reader,
     open_store,
     out,
     settings_for,
@@ -39,12 +41,14 @@ from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
 from simwright.cli.potentials import potentials as potentials_command
+from simwright.cli.store import store_app
 from simwright.errors import ContractError, SimwrightError
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
     from simwright.settings import Settings
     from simwright.store import RunRow, Store
+    from simwright.store.reading import RunFields
 
 app = typer.Typer(
     help="simwright: expert-level atomistic simulation with typed graphs, real engines "
@@ -210,12 +214,13 @@ def runs(
     from simwright.cli.views import print_runs, run_json
 
     settings = settings_for(home)
+    rows: Sequence[RunFields] = []
     if not store_exists(settings):  # a read-only command creates no store and no home
         if not json_out:
             err.print(f"no runs yet (no simwright store at {settings.home})", highlight=False)
-        rows = []
     else:
-        rows = open_existing_store(settings).list_runs(limit)
+        with contextlib.closing(open_reader(settings)) as reader:
+            rows = reader.list_runs(limit)
     if json_out:
         emit({"runs": [run_json(r) for r in rows]})
     else:
@@ -233,9 +238,8 @@ def show(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_show, show_json
 
-    store = open_existing_store(settings_for(home))
-    row: RunRow = store.get_run(run_id)
-    data = show_json(store, row)
+    with contextlib.closing(open_reader(settings_for(home))) as reader:
+        data = show_json(reader, reader.get_run(run_id))
     if json_out:
         emit(data)
     else:
@@ -354,6 +358,7 @@ app.command("ask")(ask_command)
 app.command("potentials")(potentials_command)
 app.command("engines")(engines_command)
 app.add_typer(campaign_app, name="campaign")
+app.add_typer(store_app, name="store")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
 app.add_typer(validate_app, name="validate")

@@ -8,6 +8,8 @@ the protocols or any engine (stored values are shown in a plain form, see
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,12 +23,20 @@ from simwright.store.integrity import RunIntegrity, verify_run
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
-    from simwright.store import RunRow, Store
+    from simwright.store.reading import RunFields, RunReader
 
 TYPE_KEY = "__type__"
 
 
-def run_json(row: RunRow) -> dict[str, Any]:
+def utc_iso(moment: datetime | None) -> str | None:
+    """A stored time in ISO 8601 with its UTC offset: the store writes UTC, and SQLite
+    hands it back without the zone (PostgreSQL with it), so both print alike."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
+def run_json(row: RunFields) -> dict[str, Any]:
     """The summary of a run as ``simwright runs --json`` lists it.
 
     ``status`` is the run's state now: a run recorded as ``running`` whose lock no
@@ -37,7 +47,7 @@ def run_json(row: RunRow) -> dict[str, Any]:
         "protocol": row.protocol,
         "status": live_status(row.status, Path(row.workdir)),
         "request": row.request,
-        "created_at": row.created_at.isoformat() if row.created_at else None,
+        "created_at": utc_iso(row.created_at),
         "run_dir": row.workdir,
     }
 
@@ -71,12 +81,12 @@ def plain(data: Any) -> Any:
     return plain(data.get("data"))  # ndarray, structure
 
 
-def params_json(row: RunRow) -> Any:
+def params_json(row: RunFields) -> Any:
     """A run's parameters as plain JSON (a pydantic model is dumped as its fields)."""
     return plain(json.loads(row.params_json)) if row.params_json else None
 
 
-def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
+def outcome_json(store: RunReader, outcome: RunOutcome) -> dict[str, Any]:
     """The object ``simwright run --json`` prints: id, status, results and artifacts."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.results import ProtocolResult
@@ -105,7 +115,7 @@ def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
     return data
 
 
-def _pending(store: Store, run_id: str) -> dict[str, Any] | None:
+def _pending(store: RunReader, run_id: str) -> dict[str, Any] | None:
     open_ = [d for d in store.decisions(run_id) if d.chosen is None]
     if not open_:
         return None
@@ -153,7 +163,7 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
     console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
 
 
-def print_runs(console: Console, rows: list[RunRow]) -> None:
+def print_runs(console: Console, rows: Sequence[RunFields]) -> None:
     """A table of runs; ids are never cut or wrapped (the request column gives way)."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
 
@@ -177,7 +187,7 @@ def print_runs(console: Console, rows: list[RunRow]) -> None:
     console.print(table)
 
 
-def show_json(store: Store, row: RunRow) -> dict[str, Any]:
+def show_json(store: RunReader, row: RunFields) -> dict[str, Any]:
     """Everything recorded about a run, with each artifact checked against its hash.
 
     A step attempt recorded as ``running`` in a run no process holds shows as ``killed``.
@@ -241,7 +251,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
                     "kind": e.kind,
                     "message": e.message,
                     "step_id": e.step_id,
-                    "at": e.created_at.isoformat() if e.created_at else None,
+                    "at": utc_iso(e.created_at),
                 }
                 for e in store.events(row.id)
             ],
@@ -254,7 +264,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
     return data
 
 
-def decisions_json(store: Store, run_id: str) -> list[dict[str, Any]]:
+def decisions_json(store: RunReader, run_id: str) -> list[dict[str, Any]]:
     """Every choice of a successor in a run, in step order.
 
     ``kind`` is ``decision_point`` for an answered or pending decision point (its

@@ -96,6 +96,10 @@ class Resolution:
                 "alternatives": [],
             }
         )
+        if self.plan is not None:  # a key the protocol marks as defaulted ("water")
+            for name, entry in out["parameters"].items():
+                if entry.get("source") == "given" and name not in self.given:
+                    entry["source"] = "assumed"
         out["source"] = self.source
         out["phrases"] = [
             {"text": p.text, "category": p.category, "how": p.how} for p in self.phrases
@@ -180,7 +184,9 @@ def _resolve(
         proto, raw = _claim_property(text, computing, modules)
         _check_claimed(text, proto, raw)
         params = proto.validate(raw)
-        return Resolution(text, proto, params, source="protocol parser", given=frozenset(raw))
+        return Resolution(
+            text, proto, params, source="protocol parser", given=proto.given_keys(text, raw)
+        )
     fallback = next((m for m in modules if m.id == default_module), None)
     try:
         module = choose_module(text, modules)[0].module
@@ -192,7 +198,7 @@ def _resolve(
             _check_claimed(text, proto, raw)
             params = proto.validate(raw)
             source = "protocol parser"
-            return Resolution(text, proto, params, source=source, given=frozenset(raw))
+            return Resolution(text, proto, params, source=source, given=proto.given_keys(text, raw))
         module = fallback
     stated = find_stated(text)
     if module.protocol is not None and module.protocol in protocols:
@@ -204,7 +210,9 @@ def _resolve(
     _no_unread_potential(text, result)
     params = proto.validate(result.given())
     warnings = check(proto.name, params, result.parameters)
-    return Resolution(text, proto, params, result, uses, warnings, given=frozenset(result.given()))
+    assumed = proto.defaulted(text) if proto.defaulted is not None else frozenset()
+    given = frozenset(result.given()) - assumed  # e.g. plain "water": the model is assumed
+    return Resolution(text, proto, params, result, uses, warnings, given=given)
 
 
 CONDITIONS: dict[str, str] = {
