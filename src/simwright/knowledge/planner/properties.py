@@ -35,6 +35,23 @@ _CRYSTAL_KAPPA = (
 """A thermal conductivity asked of a crystal (a solid, an element other than argon, a
 potential of the catalogue); a liquid's goes to the Green–Kubo ``thermal_conductivity``."""
 PROPERTIES: tuple[Property, ...] = (
+    # first: "phonon band structure" and "phonon DOS" are phonons, not electronic bands
+    Property(
+        "phonons",
+        r"phonons?(?: dispersion| spectrum| band structure| density of states| dos)?",
+        "phonons (finite displacements with EMT, a catalogued LAMMPS potential or an "
+        "MLIP); there is no DFT phonon protocol yet: dft_scf, dft_relax, dft_eos",
+        ("phonons", "dft_phonons"),
+    ),
+    Property(
+        "diffusivity in a solid electrolyte",
+        r"diffusi(?:on|vity)(?: coefficients?)? (?:of \w+ )?in (?:an? |the )?"
+        r"(?:solid(?:[- ]state)? (?:electrolyte )?|crystalline )?li3n|"
+        r"solid[- ]electrolyte diffusi(?:on|vity)|"
+        r"diffusi(?:on|vity) in (?:an? |the )?solid[- ]electrolyte",
+        "electrolyte_diffusivity (Li+ in a liquid carbonate electrolyte)",
+        ("solid_electrolyte_diffusivity",),
+    ),
     Property(
         "band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD, ("dft_bands",)
     ),
@@ -45,7 +62,6 @@ PROPERTIES: tuple[Property, ...] = (
         _DFT_INSTEAD,
         ("dft_dos",),
     ),
-    Property("phonons", r"phonons?(?: dispersion| spectrum)?", _DFT_INSTEAD),
     Property(
         "cohesive energy",
         r"cohesive energy",
@@ -56,8 +72,9 @@ PROPERTIES: tuple[Property, ...] = (
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
     Property(
         "vacancy formation energy",
-        r"(?:mono)?vacancy formation energy|vacancy energy",
-        _DFT_INSTEAD,
+        r"(?:mono)?vacancy formation energ(?:y|ies)|vacancy energy",
+        "vacancy_formation_energy computes it with a LAMMPS potential or an ASE calculator; "
+        + _DFT_INSTEAD,
         ("vacancy_formation_energy", "dft_vacancy_formation_energy"),
     ),
     Property(
@@ -68,9 +85,16 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "surface energy",
-        r"surface energy",
-        _DFT_INSTEAD,
+        r"surface energ(?:y|ies)",
+        "surface_energy computes low-index facets with a LAMMPS potential or an ASE "
+        "calculator; " + _DFT_INSTEAD,
         ("surface_energy", "dft_surface_energy"),
+    ),
+    Property(
+        "stacking fault energy",
+        r"(?:generali[sz]ed |intrinsic |unstable )?stacking[- ]fault(?: energy| curve)?",
+        "stacking_fault (fcc (111)[11-2], LAMMPS potential or ASE calculator)",
+        ("stacking_fault", "dft_stacking_fault"),
     ),
     Property(
         "adsorption energy",
@@ -142,7 +166,13 @@ PROPERTIES: tuple[Property, ...] = (
         ("deposition",),
     ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
-    Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),
+    Property(
+        "reaction barrier",
+        r"(?:reaction|migration|diffusion) barriers?|(?:vacancy )?migration energy",
+        "vacancy_migration (climbing-image NEB of a vacancy hop, LAMMPS potential or ASE "
+        "calculator); " + _DFT_INSTEAD,
+        ("vacancy_migration", "dft_vacancy_migration"),
+    ),
 )
 """Properties a request may ask for that no protocol of the core computes, or only a
 protocol named in the entry (when it is installed)."""
