@@ -6,6 +6,7 @@ that a PostgreSQL URL works unchanged.
 
 from simwright.store import models_agents as models_agents  # agent tables on Base.metadata
 from simwright.store import models_campaign as models_campaign  # campaign tables on Base.metadata
+from simwright.store import models_queue as models_queue  # the service's queue on Base.metadata
 from simwright.store.models import (
     ArtifactRow,
     DecisionRow,
