@@ -72,7 +72,7 @@ def start_server(home: Path, port: int, workers: int) -> subprocess.Popen[bytes]
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def wait_end(client: httpx.AsyncClient, run_id: str) -> str:
