@@ -17,11 +17,12 @@ from simwright.store.integrity import RunIntegrity, verify_run
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
     from simwright.store import EventRow, RunRow, Store
+    from simwright.store.reading import RunFields, RunReader
 
 TYPE_KEY = "__type__"
 
 
-def run_json(row: RunRow) -> dict[str, Any]:
+def run_json(row: RunFields) -> dict[str, Any]:
     """The summary of a run as ``simwright runs --json`` lists it.
 
     ``status`` is the run's state now: a run recorded as ``running`` whose lock no
@@ -66,12 +67,12 @@ def plain(data: Any) -> Any:
     return plain(data.get("data"))  # ndarray, structure
 
 
-def params_json(row: RunRow) -> Any:
+def params_json(row: RunFields) -> Any:
     """A run's parameters as plain JSON (a pydantic model is dumped as its fields)."""
     return plain(json.loads(row.params_json)) if row.params_json else None
 
 
-def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
+def outcome_json(store: RunReader, outcome: RunOutcome) -> dict[str, Any]:
     """The object ``simwright run --json`` prints: id, status, results and artifacts."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.results import ProtocolResult
@@ -100,7 +101,7 @@ def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
     return data
 
 
-def _pending(store: Store, run_id: str) -> dict[str, Any] | None:
+def _pending(store: RunReader, run_id: str) -> dict[str, Any] | None:
     open_ = [d for d in store.decisions(run_id) if d.chosen is None]
     if not open_:
         return None
@@ -112,7 +113,7 @@ def _pending(store: Store, run_id: str) -> dict[str, Any] | None:
     }
 
 
-def show_json(store: Store, row: RunRow, *, verify: bool = True) -> dict[str, Any]:
+def show_json(store: RunReader, row: RunFields, *, verify: bool = True) -> dict[str, Any]:
     """Everything recorded about a run, with each artifact checked against its hash
     (``verify=False``: not re-hashed, ``state`` is then ``unchecked``).
 
@@ -191,7 +192,7 @@ def show_json(store: Store, row: RunRow, *, verify: bool = True) -> dict[str, An
     return data
 
 
-def decisions_json(store: Store, run_id: str) -> list[dict[str, Any]]:
+def decisions_json(store: RunReader, run_id: str) -> list[dict[str, Any]]:
     """Every choice of a successor in a run, in step order.
 
     ``kind`` is ``decision_point`` for an answered or pending decision point (its

@@ -7,6 +7,7 @@ the protocols or any engine (stored values are shown in a plain form, see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +29,8 @@ from simwright.api.views import (
 from simwright.graph.lock import live_status
 
 if TYPE_CHECKING:
-    from simwright.store import RunRow
     from simwright.store.integrity import RunIntegrity
+    from simwright.store.reading import RunFields
 
 __all__ = [
     "TYPE_KEY",
@@ -79,7 +80,7 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
     console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
 
 
-def print_runs(console: Console, rows: list[RunRow]) -> None:
+def print_runs(console: Console, rows: Sequence[RunFields]) -> None:
     """A table of runs; ids are never cut or wrapped (the request column gives way)."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
 
