@@ -3,8 +3,9 @@
 A real ``simwright serve`` (uvicorn, worker processes) runs in a subprocess on a free
 port in a fresh home. Two measurements, in one run of this script:
 
-1. Load: ``--clients`` concurrent clients (asyncio + httpx), most polling a run's
-   status (``GET /runs/{id}``), the others streaming its events (Server-Sent Events),
+1. Load: ``--clients`` concurrent clients (asyncio + httpx), four in five polling a
+   run's status (``GET /runs/{id}``, every ``--poll-s``), the others streaming its
+   events (Server-Sent Events),
    while ``--runs`` runs of the request execute in the workers. Reports p50/p99
    latency of the status polls and the number of errors (any non-200 or transport
    error). Target: p99 < 100 ms, 0 errors.
@@ -13,7 +14,7 @@ port in a fresh home. Two measurements, in one run of this script:
    stream to its end, a worker process). Reports the ratio of the summed wall times
    (API / CLI). Target: <= 1.02.
 
-    python benchmarks/service.py [--clients 50] [--runs 4] [--pairs 3]
+    python benchmarks/service.py [--clients 50] [--runs 4] [--pairs 3] [--poll-s 1]
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -88,9 +90,16 @@ async def wait_end(client: httpx.AsyncClient, run_id: str) -> str:
     return status
 
 
-async def load(url: str, clients: int, runs: int) -> dict[str, float]:
+async def load(url: str, clients: int, runs: int, poll_s: float) -> dict[str, Any]:
     latencies: list[float] = []
     errors = 0
+    kinds: dict[str, int] = {}
+
+    def error(kind: str) -> None:
+        nonlocal errors
+        errors += 1
+        kinds[kind] = kinds.get(kind, 0) + 1
+
     limits = httpx.Limits(max_connections=clients + 8)
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
         ids = []
@@ -102,26 +111,26 @@ async def load(url: str, clients: int, runs: int) -> dict[str, float]:
         streamers = max(1, clients // 5)
 
         async def poll(i: int) -> None:
-            nonlocal errors
             run_id = ids[i % len(ids)]
+            await asyncio.sleep(poll_s * i / clients)  # spread the clients over a period
             while not done.is_set():
                 t0 = time.perf_counter()
                 try:
                     r = await client.get(f"/runs/{run_id}")
                     if r.status_code != 200:
-                        errors += 1
-                except httpx.HTTPError:
-                    errors += 1
+                        error(f"status {r.status_code}")
+                except httpx.HTTPError as exc:
+                    error(type(exc).__name__)
                 latencies.append(time.perf_counter() - t0)
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(poll_s)
 
         async def stream(i: int) -> None:
-            nonlocal errors
             try:
-                if await wait_end(client, ids[i % len(ids)]) != "completed":
-                    errors += 1
-            except httpx.HTTPError:
-                errors += 1
+                status = await wait_end(client, ids[i % len(ids)])
+                if status != "completed":
+                    error(f"stream ended {status}")
+            except httpx.HTTPError as exc:
+                error(f"stream {type(exc).__name__}")
 
         t0 = time.perf_counter()
         pollers = [asyncio.create_task(poll(i)) for i in range(clients - streamers)]
@@ -137,6 +146,7 @@ async def load(url: str, clients: int, runs: int) -> dict[str, float]:
         "p99_ms": 1000 * percentile(latencies, 0.99),
         "max_ms": 1000 * max(latencies),
         "errors": errors,
+        "error_kinds": kinds,
         "wall_s": wall,
     }
 
@@ -170,6 +180,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--poll-s", type=float, default=1.0, help="each client's poll period")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
@@ -178,7 +189,7 @@ def main() -> None:
         server = start_server(home, port, args.workers)
         url = f"http://127.0.0.1:{port}"
         try:
-            stats = asyncio.run(load(url, args.clients, args.runs))
+            stats = asyncio.run(load(url, args.clients, args.runs, args.poll_s))
             cli_s, api_s = [], []
             for _ in range(args.pairs):
                 cli_s.append(cli_run(home))

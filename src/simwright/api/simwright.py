@@ -32,6 +32,7 @@ from simwright.protocols.registry import Protocol, get_protocol
 from simwright.settings import Settings
 from simwright.store import RunRow, Store
 from simwright.store.queue import ACTIVE, RunQueue
+from simwright.store.reading import RunReader, SqliteReader, sqlite_path
 
 FINISHED = ("completed", "failed", "needs_review", "cancelled")
 """Run statuses after which nothing happens unless someone resumes the run."""
@@ -69,6 +70,7 @@ class Simwright:
         self.settings = settings
         self.protocols = protocols
         self._store = store
+        self._reader: RunReader | None = None
 
     # -- the store ------------------------------------------------------------
     @property
@@ -80,6 +82,16 @@ class Simwright:
                 Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
             self._store = Store(url)
         return self._store
+
+    @property
+    def reader(self) -> RunReader:
+        """The read side: the standard-library SQLite reader on a SQLite store (several
+        times cheaper per query than the ORM), else the store itself."""
+        store = self.store  # opened first: the schema is at the head revision
+        if self._reader is None:
+            path = sqlite_path(store.url)
+            self._reader = SqliteReader(path) if path is not None else store
+        return self._reader
 
     @property
     def queue(self) -> RunQueue:
@@ -166,8 +178,13 @@ class Simwright:
     def status(self, run_id: str, *, verify: bool = False) -> dict[str, Any]:
         """Everything recorded about a run (steps, decisions, engine calls, events) and
         its place in the service's queue; ``verify`` re-hashes its files."""
-        row = self.get_run(run_id)
-        data = show_json(self.store, row, verify=verify)
+        try:
+            row = self.reader.get_run(run_id)
+        except StoreError as exc:
+            raise NotFound(f"no run with id {run_id!r}") from exc
+        if row.id != run_id:
+            raise NotFound(f"no run with id {run_id!r} (give the whole id)")
+        data = show_json(self.reader, row, verify=verify)
         entry = self.queue.get(row.id)
         data["queue"] = None if entry is None else {"state": entry.state, "choose": entry.choose}
         return data

@@ -32,10 +32,12 @@ def serve(
     the loopback unless a token exists (`simwright serve-token`).
     """
     # lazy: CLI start-up: `simwright --help` loads only cli/ (and FastAPI is optional)
+    from simwright.service.config import check_binding, load_service_config
     from simwright.service.server import ServeOptions
     from simwright.service.server import serve as run_service
 
     settings = settings_for(home)
+    check_binding(host, load_service_config(settings.home))  # refused before any output
     home_dir = settings.home
 
     def argv(run_id: str, choose: str | None) -> list[str]:

@@ -7,6 +7,7 @@ only after its request passed the planner, the preflight and the build stage.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request
@@ -69,8 +70,9 @@ def _error(exc: SimwrightError) -> JSONResponse:
     return StrictJSON(body, status_code=code)
 
 
-def create_app(api: Simwright, auth: Auth) -> FastAPI:
-    """The application serving ``api``; ``auth`` checks each caller's token and scope."""
+def create_app(api: Simwright, auth: Auth, on_queued: Callable[[], None] = lambda: None) -> FastAPI:
+    """The application serving ``api``; ``auth`` checks each caller's token and scope;
+    ``on_queued`` is called when a run was queued (the worker pool wakes up)."""
     app = FastAPI(
         title="simwright",
         version=__version__,
@@ -98,6 +100,7 @@ def create_app(api: Simwright, auth: Auth) -> FastAPI:
         if dry_run:
             return StrictJSON({"plan": api.plan(request, files=False).to_json()}, 200)
         submitted = api.submit(request, files=False)
+        on_queued()
         return StrictJSON(
             {"run_id": submitted.run_id, "status": "queued", "plan": submitted.plan}, 201
         )
@@ -163,6 +166,7 @@ def create_app(api: Simwright, auth: Auth) -> FastAPI:
         if choose is not None:
             auth.require(request.headers.get("authorization"), "review")
         api.resume(run_id, choose=choose)
+        on_queued()
         return {"run_id": run_id, "state": "queued"}
 
     return app

@@ -36,6 +36,7 @@ class WorkerPool:
     """Where each worker's output goes (``<run_id>.log``); None discards it."""
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
+    _wake: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _signalled: set[str] = field(default_factory=set)
     _draining: bool = False
@@ -65,8 +66,13 @@ class WorkerPool:
                 proc.kill()
                 proc.wait()
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=grace_s)
+
+    def wake(self) -> None:
+        """Dispatch now rather than at the next poll (a run was just queued)."""
+        self._wake.set()
 
     def tick(self) -> None:
         """One round: reap finished workers, pass on cancellations, start queued runs."""
@@ -75,7 +81,11 @@ class WorkerPool:
         self._launch()
 
     def _loop(self) -> None:
-        while not self._stop.wait(self.poll_s):
+        while not self._stop.is_set():
+            self._wake.wait(self.poll_s)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
             try:
                 self.tick()
             except Exception:  # the store may be busy for a moment: try again next round

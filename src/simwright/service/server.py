@@ -31,7 +31,7 @@ class ServeOptions:
     host: str = "127.0.0.1"
     port: int = 8642
     workers: int = 2
-    poll_s: float = 0.2
+    poll_s: float = 0.1
 
 
 def build(settings: Settings, options: ServeOptions, argv: WorkerArgv) -> FastAPI:
@@ -56,7 +56,7 @@ def build(settings: Settings, options: ServeOptions, argv: WorkerArgv) -> FastAP
             pool.stop()
             api.close()
 
-    app = create_app(api, Auth(config))
+    app = create_app(api, Auth(config), on_queued=pool.wake)
     app.router.lifespan_context = lifespan
     return app
 

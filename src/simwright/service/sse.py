@@ -31,7 +31,7 @@ async def stream(
     run_id: str,
     after: int,
     *,
-    poll_s: float = 0.25,
+    poll_s: float = 0.2,
     keepalive_s: float = 10.0,
 ) -> AsyncIterator[str]:
     """The events of ``run_id`` after id ``after``, then ``end`` once the run is finished."""
