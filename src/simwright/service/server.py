@@ -68,4 +68,10 @@ def serve(settings: Settings, options: ServeOptions, argv: WorkerArgv) -> None:
     busy = PolicyError(f"another simwright service serves the home {settings.home}")
     with exclusive_lock(lock, busy=lambda: busy):
         app = build(settings, options, argv)
-        uvicorn.run(app, host=options.host, port=options.port, log_level="warning")
+        uvicorn.run(
+            app,
+            host=options.host,
+            port=options.port,
+            log_level="warning",
+            timeout_keep_alive=75,  # longer than clients keep idle connections
+        )

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from functools import partial
 from typing import Any
 
 from anyio import to_thread
 
 from simwright.api import Simwright
+from simwright.api.views import event_json
 from simwright.jsonsafe import strict_json
 
 
@@ -37,20 +37,27 @@ async def stream(
     """The events of ``run_id`` after id ``after``, then ``end`` once the run is finished."""
     last = after
     idle = 0.0
+
+    def fetch() -> list[dict[str, Any]]:
+        return [event_json(e) for e in api.store.events_after(run_id, last)]
+
     while True:
-        finished = await to_thread.run_sync(api.finished, run_id)
-        events = await to_thread.run_sync(partial(api.events, run_id, after=last))
+        events = await to_thread.run_sync(fetch)
+        if not events and await to_thread.run_sync(api.finished, run_id):
+            # finished: what was written before it finished is all there is
+            while events := await to_thread.run_sync(fetch):
+                for event in events:
+                    last = event["id"]
+                    yield frame(event)
+            row = await to_thread.run_sync(api.get_run, run_id)
+            yield f"event: end\ndata: {json.dumps({'run_id': run_id, 'status': row.status})}\n\n"
+            return
         for event in events:
             last = event["id"]
             yield frame(event)
         if events:
             idle = 0.0
             continue  # there may be more
-        if finished:
-            row = await to_thread.run_sync(api.get_run, run_id)
-            status = row.status
-            yield f"event: end\ndata: {json.dumps({'run_id': run_id, 'status': status})}\n\n"
-            return
         idle += poll_s
         if idle >= keepalive_s:
             idle = 0.0
