@@ -151,6 +151,19 @@ async def load(url: str, clients: int, runs: int, poll_s: float) -> dict[str, An
     }
 
 
+def single_client(url: str, n: int = 30) -> dict[str, float]:
+    """Status of a completed run polled by one client, nothing else running: the
+    server's own cost per request on this machine."""
+    with httpx.Client(base_url=url, timeout=30) as client:
+        run_id = client.get("/runs", params={"limit": 1}).json()["runs"][0]["run_id"]
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            client.get(f"/runs/{run_id}").raise_for_status()
+            times.append(time.perf_counter() - t0)
+    return {"p50_ms": 1000 * statistics.median(times), "p99_ms": 1000 * percentile(times, 0.99)}
+
+
 def cli_run(home: Path) -> float:
     t0 = time.perf_counter()
     subprocess.run(
@@ -190,6 +203,7 @@ def main() -> None:
         url = f"http://127.0.0.1:{port}"
         try:
             stats = asyncio.run(load(url, args.clients, args.runs, args.poll_s))
+            alone = single_client(url)
             cli_s, api_s = [], []
             for _ in range(args.pairs):
                 cli_s.append(cli_run(home))
@@ -197,7 +211,8 @@ def main() -> None:
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=60)
-    print(json.dumps({"load": stats, "cli_s": cli_s, "api_s": api_s}, indent=2))
+    report = {"load": stats, "single_client": alone, "cli_s": cli_s, "api_s": api_s}
+    print(json.dumps(report, indent=2))
     print(
         f"| {args.clients} clients, {args.runs} runs | {stats['requests']} | "
         f"{stats['p50_ms']:.1f} | {stats['p99_ms']:.1f} | {stats['errors']} |"
@@ -206,7 +221,8 @@ def main() -> None:
         f"| {args.pairs} pairs | {' / '.join(f'{x:.2f}' for x in cli_s)} | "
         f"{' / '.join(f'{x:.2f}' for x in api_s)} | {sum(api_s) / sum(cli_s):.3f} |"
     )
-    print(f"cpu count: {os.cpu_count()}")
+    print(f"| 1 client, idle | {alone['p50_ms']:.1f} | {alone['p99_ms']:.1f} |")
+    print(f"cpu count: {os.cpu_count()}, load average: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
