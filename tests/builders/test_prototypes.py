@@ -41,10 +41,18 @@ def test_same_cell_atoms_and_order_as_ase(
         ("Cu", "rocksalt"),
         ("Xx", "fcc"),
         ("NaCl2", "rocksalt"),
-        ("Cu", "wurtzite"),
+        ("Cu", "unknown"),
         ("Mg", "hcp"),
     ],
 )
 def test_formula_that_does_not_fit_is_refused(formula: str, prototype: str) -> None:
-    with pytest.raises(ValueError, match=r"element|needs|prototype|height"):
+    with pytest.raises(ValueError, match=r"element|needs|prototype|height|[Uu]nknown"):
         bulk(formula, prototype, a=4.0)
+
+
+def test_other_prototypes_are_built_by_ase() -> None:
+    ours = bulk("ZnO", "wurtzite", a=3.25, c=5.2)
+    assert (
+        ours.get_chemical_symbols()
+        == ase_bulk("ZnO", "wurtzite", a=3.25, c=5.2).get_chemical_symbols()
+    )

@@ -8,6 +8,7 @@ numbers stay floats here; each edge writes them as strict JSON (``null`` with a 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,14 @@ if TYPE_CHECKING:
 TYPE_KEY = "__type__"
 
 
+def utc_iso(moment: datetime | None) -> str | None:
+    """A stored time in ISO 8601 with its UTC offset: the store writes UTC, and SQLite
+    hands it back without the zone (PostgreSQL with it), so both print alike."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
 def run_json(row: RunFields) -> dict[str, Any]:
     """The summary of a run as ``simwright runs --json`` lists it.
 
@@ -33,7 +42,7 @@ def run_json(row: RunFields) -> dict[str, Any]:
         "protocol": row.protocol,
         "status": live_status(row.status, Path(row.workdir)),
         "request": row.request,
-        "created_at": row.created_at.isoformat() if row.created_at else None,
+        "created_at": utc_iso(row.created_at),
         "run_dir": row.workdir,
     }
 
@@ -178,7 +187,7 @@ def show_json(store: RunReader, row: RunFields, *, verify: bool = True) -> dict[
                     "kind": e.kind,
                     "message": e.message,
                     "step_id": e.step_id,
-                    "at": e.created_at.isoformat() if e.created_at else None,
+                    "at": utc_iso(e.created_at),
                     "id": e.id,
                 }
                 for e in store.events(row.id)
@@ -262,7 +271,7 @@ def event_json(e: EventRow) -> dict[str, Any]:
         "message": e.message,
         "step_id": e.step_id,
         "payload": payload,
-        "at": e.created_at.isoformat() if e.created_at else None,
+        "at": utc_iso(e.created_at),
     }
 
 
@@ -304,7 +313,7 @@ def timeline_json(store: Store, row: RunRow) -> list[dict[str, Any]]:
     items: list[tuple[str, int, dict[str, Any]]] = []
 
     def at(value: Any) -> str:
-        return value.isoformat() if value is not None else ""
+        return utc_iso(value) or ""
 
     for s in store.steps(row.id):
         label = f"{s.seq}-{s.name}" + (f" (attempt {s.attempt})" if s.attempt > 1 else "")

@@ -2,7 +2,8 @@
 ``ase.build``: importing that package loads SciPy and takes about a second, which the
 build stage of ``simwright plan`` cannot afford. The cells, bases and atom order are
 those of :func:`ase.build.bulk` (a test checks every prototype against it), so that a
-structure built here is the structure ASE would build.
+structure built here is the structure ASE would build. Other prototypes (wurtzite,
+cesium chloride) are left to :func:`ase.build.bulk`.
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ def bulk(
     ``c`` is the hcp cell height (Å, required for hcp); ``cubic`` asks for the
     conventional cubic cell. Raises ValueError for a formula that does not fit.
     """
+    if prototype not in ELEMENTAL | COMPOUND:
+        return _ase_bulk(formula, prototype, a=a, c=c, cubic=cubic)
     symbols = species(formula)
     want = 2 if prototype in COMPOUND else 1
-    if prototype not in ELEMENTAL | COMPOUND:
-        raise ValueError(f"unknown prototype {prototype!r}")
     if len(symbols) != want:
         raise ValueError(f"{prototype} needs {want} element(s), got {formula!r}")
     if prototype == "hcp":
@@ -110,3 +111,14 @@ def _hcp(symbol: str, a: float, c: float) -> Atoms:
     return Atoms(
         [symbol] * 2, cell=cell, scaled_positions=[(0, 0, 0), (1 / 3, 2 / 3, 0.5)], pbc=True
     )
+
+
+def _ase_bulk(formula: str, prototype: str, *, a: float, c: float | None, cubic: bool) -> Atoms:
+    """A prototype written here only by ASE (wurtzite, cesium chloride...)."""
+    # lazy: ase.build loads SciPy (~1 s); only the rarer prototypes come here
+    from ase.build import bulk as ase_bulk
+
+    try:
+        return ase_bulk(formula, prototype, a=a, c=c, cubic=cubic)
+    except (KeyError, RuntimeError) as exc:
+        raise ValueError(f"cannot build {formula} as {prototype}: {exc}") from exc

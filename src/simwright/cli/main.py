@@ -42,6 +42,7 @@ from simwright.cli.memory import memory_app
 from simwright.cli.potentials import potentials as potentials_command
 from simwright.cli.serve import serve as serve_command
 from simwright.cli.serve import serve_token as serve_token_command
+from simwright.cli.store import store_app
 from simwright.errors import ContractError, SimwrightError
 
 if TYPE_CHECKING:
@@ -240,7 +241,8 @@ def runs(
         if not json_out:
             err.print(f"no runs yet (no simwright store at {settings.home})", highlight=False)
     else:
-        rows = open_reader(settings).list_runs(limit)
+        with contextlib.closing(open_reader(settings)) as reader:
+            rows = reader.list_runs(limit)
     if json_out:
         emit({"runs": [run_json(r) for r in rows]})
     else:
@@ -258,8 +260,8 @@ def show(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_show, show_json
 
-    reader = open_reader(settings_for(home))
-    data = show_json(reader, reader.get_run(run_id))
+    with contextlib.closing(open_reader(settings_for(home))) as reader:
+        data = show_json(reader, reader.get_run(run_id))
     if json_out:
         emit(data)
     else:
@@ -380,6 +382,7 @@ app.command("engines")(engines_command)
 app.command("serve")(serve_command)
 app.command("serve-token")(serve_token_command)
 app.add_typer(campaign_app, name="campaign")
+app.add_typer(store_app, name="store")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
 app.add_typer(validate_app, name="validate")

@@ -46,14 +46,31 @@ PROPERTIES: tuple[Property, ...] = (
         ("cohesive_energy", "dft_cohesive_energy"),
     ),
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
-    Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
-    Property("surface energy", r"surface energy", _DFT_INSTEAD),
+    Property(
+        "vacancy formation energy",
+        r"(?:mono)?vacancy formation energy|vacancy energy",
+        _DFT_INSTEAD,
+        ("vacancy_formation_energy", "dft_vacancy_formation_energy"),
+    ),
+    Property(
+        "formation energy",
+        r"formation energy|(?:enthalpy|heat) of formation",
+        _DFT_INSTEAD,
+        ("dft_formation_energy",),
+    ),
+    Property(
+        "surface energy",
+        r"surface energy",
+        _DFT_INSTEAD,
+        ("surface_energy", "dft_surface_energy"),
+    ),
     Property(
         "adsorption energy",
         r"adsorption energy|binding energy",
         "dft_scf of the slab and of the molecule separately (e.g. 'SCF of a Pt(111) slab "
         "with PBE'); adsorption isotherms are a campaign (module "
         "gcmc_adsorption_desorption_campaign)",
+        ("dft_adsorption_energy",),
     ),
     Property(
         "elastic constants",
@@ -86,8 +103,15 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "heat capacity",
-        r"heat capacity|specific heat",
+        r"(?:isobaric )?heat capacity|specific heat",
         "thermal_conductivity (Green–Kubo, LJ argon)",
+        ("liquid_thermal_properties",),
+    ),
+    Property(
+        "thermal expansion",
+        r"(?:volumetric )?thermal expansion(?: coefficient)?|thermal expansivity",
+        "density at two temperatures",
+        ("liquid_thermal_properties", "thermal_expansion"),
     ),
     Property(
         "ionic conductivity",
