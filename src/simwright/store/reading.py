@@ -95,6 +95,7 @@ class DecisionFields(Protocol):
 class EventFields(Protocol):
     """What the views read of an event."""
 
+    id: int
     kind: str
     message: str
     step_id: int | None
