@@ -37,6 +37,7 @@ from simwright.cli.common import (
 from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
 from simwright.cli.engines import engines as engines_command
+from simwright.cli.export import export as export_command
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
@@ -357,6 +358,7 @@ app.add_typer(dft_app, name="dft")
 app.command("ask")(ask_command)
 app.command("potentials")(potentials_command)
 app.command("engines")(engines_command)
+app.command("export")(export_command)
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(store_app, name="store")
 
