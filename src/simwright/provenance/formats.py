@@ -11,4 +11,4 @@ class ExportFormat(enum.StrEnum):
     PROV_JSON = "prov-json"
     """W3C PROV as PROV-JSON (one file)."""
     RO_CRATE = "ro-crate"
-    """An RO-Crate 1.1 folder, or a zip when the output ends in ``.zip``."""
+    """An RO-Crate folder, or a zip when the output ends in ``.zip``."""
