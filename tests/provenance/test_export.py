@@ -121,6 +121,22 @@ def test_ro_crate_as_a_zip(tiny_run) -> None:
     assert any(e.id.endswith("report.md") for e in crate.data_entities)
 
 
+def test_ro_crate_referencing_files_copies_none(tiny_run) -> None:
+    cli, run_id, run_dir = tiny_run
+    target = cli.cwd / "refs"
+    code, _, _ = cli("export", run_id, "-f", "ro-crate", "-o", str(target), "--no-copy")
+    assert code == 0
+    assert [p.name for p in target.iterdir()] == ["ro-crate-metadata.json"]
+    crate = ROCrate(target)
+    files = crate.get_by_type("File")
+    with cli.reader() as reader:
+        artifacts = reader.artifacts(run_id)
+    by_uri = {(run_dir / a.path).resolve().as_uri(): a.sha256 for a in artifacts}
+    assert {f.id: f["sha256"] for f in files} == by_uri
+    for uri, sha in by_uri.items():
+        assert _sha(Path(uri.removeprefix("file://"))) == sha
+
+
 def test_a_changed_or_missing_file_is_marked_not_exported_as_valid(tmp_path: Path) -> None:
     cli, run_id, run_dir = _run(tmp_path)
     crystal = next(run_dir.glob("steps/001-*/crystal.extxyz"))

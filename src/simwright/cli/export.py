@@ -38,6 +38,14 @@ def export(
             "exist. Default: RUN.prov.json or RUN-ro-crate in the current folder.",
         ),
     ] = None,
+    copy: Annotated[
+        bool,
+        typer.Option(
+            "--copy/--no-copy",
+            help="ro-crate: copy the run's files into the crate, or reference them by "
+            "their file:// address with their sha256.",
+        ),
+    ] = True,
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
@@ -50,7 +58,7 @@ def export(
     from simwright.provenance.export import export_run
 
     with contextlib.closing(open_reader(settings_for(home))) as reader:
-        summary = export_run(reader, run_id, fmt, output)
+        summary = export_run(reader, run_id, fmt, output, copy_files=copy)
     if json_out:
         emit(
             {

@@ -8,7 +8,8 @@ inputs name, ``result``: the files it recorded, ``instrument``: the engines it
 called); each engine call an ``Action`` of its step; each decision a
 ``ChooseAction`` (``actionOption``, ``result``: the option chosen, ``agent``: who
 chose). A file that is intact is copied under its path relative to the run
-directory with its ``sha256`` and ``contentSize``; a missing or changed one is not
+directory with its ``sha256`` and ``contentSize`` (or, without copying, referenced by
+its ``file://`` address with the same properties); a missing or changed one is not
 copied: it is described by a contextual entity with the recorded sha256 and
 ``creativeWorkStatus`` ``missing`` or ``changed``.
 """
@@ -37,8 +38,9 @@ from simwright.store.reading import EngineCallFields
 class _Crate:
     """Adds one run's records to a crate; keeps the entities it has made."""
 
-    def __init__(self, record: RunRecord) -> None:
+    def __init__(self, record: RunRecord, copy_files: bool) -> None:
         self.record = record
+        self.copy_files = copy_files
         self.crate = ROCrate(gen_preview=False)
         self.parties: dict[str, ContextEntity] = {}
 
@@ -58,9 +60,10 @@ class _Crate:
         return self.parties[p.key]
 
 
-def build_crate(record: RunRecord) -> ROCrate:
-    """The crate of one run's record (files added from the run directory)."""
-    c = _Crate(record)
+def build_crate(record: RunRecord, copy_files: bool = True) -> ROCrate:
+    """The crate of one run's record: intact files copied from the run directory, or
+    (``copy_files=False``) referenced by their ``file://`` address with their sha256."""
+    c = _Crate(record, copy_files)
     r = record.run
     root = c.crate.root_dataset
     root["name"] = f"simwright run {r.id}"
@@ -131,9 +134,14 @@ def _file(c: _Crate, entry: ArtifactEntry) -> ContextEntity:
         "description": a.description or None,
         "creativeWorkStatus": entry.state,
     }
-    if entry.state == "ok":
+    if entry.state == "ok" and c.copy_files:
         clean = {k: v for k, v in props.items() if v is not None}
         return c.crate.add_file(c.record.run_dir / a.path, dest_path=a.path, properties=clean)
+    if entry.state == "ok":  # a data entity by reference: listed in the root's hasPart
+        props["@type"] = "File"
+        ref = c.entity((c.record.run_dir / a.path).resolve().as_uri(), props)
+        c.crate.root_dataset.append_to("hasPart", ref)
+        return ref
     props["@type"] = "CreativeWork"
     props["description"] = f"recorded file {a.path} is {entry.state}: not included"
     return c.entity(f"#{entry.state}-file-{a.path}", props)
@@ -212,9 +220,9 @@ def _choices(c: _Crate, step_id: int) -> list[ContextEntity]:
     return made
 
 
-def write_crate(record: RunRecord, output: Path) -> Path:
+def write_crate(record: RunRecord, output: Path, copy_files: bool = True) -> Path:
     """Write the crate of ``record`` to ``output`` (a folder, or a zip when it ends in .zip)."""
-    crate = build_crate(record)
+    crate = build_crate(record, copy_files)
     if output.suffix == ".zip":
         return Path(crate.write_zip(output))
     crate.write(output)

@@ -57,15 +57,23 @@ def check_output(output: Path, run_dir: Path) -> Path:
 
 
 def export_run(
-    reader: RunReader, run_id: str, fmt: ExportFormat, output: Path | None = None
+    reader: RunReader,
+    run_id: str,
+    fmt: ExportFormat,
+    output: Path | None = None,
+    copy_files: bool = True,
 ) -> ExportSummary:
-    """Write the provenance of run ``run_id`` (or a unique prefix) in format ``fmt``."""
+    """Write the provenance of run ``run_id`` (or a unique prefix) in format ``fmt``.
+
+    ``copy_files=False`` makes a crate that references the run's files by their
+    ``file://`` address instead of copying them (PROV-JSON never copies files).
+    """
     record = read_record(reader, run_id)
     target = check_output(output or default_output(record.run.id, fmt), record.run_dir)
     if fmt is ExportFormat.PROV_JSON:
         _write_prov(record, target)
     else:
-        _write_crate(record, target)
+        _write_crate(record, target, copy_files)
     return ExportSummary(
         run_id=record.run.id,
         format=fmt,
@@ -85,13 +93,13 @@ def _write_prov(record: RunRecord, target: Path) -> None:
     target.write_text(prov_json(record), encoding="utf-8")
 
 
-def _write_crate(record: RunRecord, target: Path) -> None:
+def _write_crate(record: RunRecord, target: Path, copy_files: bool) -> None:
     try:
         # lazy: optional extra simwright[export] (rocrate)
         from simwright.provenance.crate import write_crate
     except ImportError as exc:
         raise SimwrightError(_MISSING.format(exc.name)) from exc
-    write_crate(record, target)
+    write_crate(record, target, copy_files)
 
 
 _MISSING = "exporting needs the package {} (pip install 'simwright[export]')"

@@ -43,11 +43,6 @@ class ArtifactEntry:
     used_by: tuple[int, ...]
     """Ids of the step attempts whose stored inputs name this file (path and sha256)."""
 
-    @property
-    def inside_run(self) -> bool:
-        """True when the recorded path stays inside the run directory."""
-        return confined(self.row.path)
-
 
 @dataclass(frozen=True)
 class RunRecord:
