@@ -142,14 +142,18 @@ def test_a_changed_or_missing_file_is_marked_not_exported_as_valid(tmp_path: Pat
     crystal = next(run_dir.glob("steps/001-*/crystal.extxyz"))
     crystal.write_text(crystal.read_text() + "\n")
     next(run_dir.glob("steps/*/report.md")).unlink()
+    plot = next(run_dir.glob("steps/*/eos.png"))
+    outside = tmp_path / "outside.png"
+    plot.rename(outside)
+    plot.symlink_to(outside)  # same content, but a link out of the run: never read
 
     code, summary, _ = cli("export", run_id, "-f", "ro-crate", "-o", str(tmp_path / "crate"))
     assert code == 1 and not summary["ok"]
     found = {Path(p["path"]).name: p["state"] for p in summary["problems"]}
-    assert found == {"crystal.extxyz": "changed", "report.md": "missing"}
+    assert found == {"crystal.extxyz": "changed", "report.md": "missing", "eos.png": "missing"}
     crate = ROCrate(tmp_path / "crate")
     present = {e.id for e in crate.data_entities}
-    assert not any(p.endswith(("crystal.extxyz", "report.md")) for p in present)
+    assert not any(p.endswith(("crystal.extxyz", "report.md", "eos.png")) for p in present)
     marked = [e for e in crate.get_by_type("CreativeWork") if e.get("creativeWorkStatus")]
     states = {e["name"]: e["creativeWorkStatus"] for e in marked}
     assert states.get("crystal.extxyz") == "changed" and states.get("report.md") == "missing"

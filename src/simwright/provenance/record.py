@@ -39,7 +39,8 @@ class ArtifactEntry:
 
     row: ArtifactFields
     state: FileState
-    """``ok``, ``missing`` or ``changed`` (also ``missing`` for a path outside the run)."""
+    """``ok``, ``missing`` or ``changed`` (``missing`` too for a path, or a link, that
+    leads out of the run directory: such a file is never read)."""
     used_by: tuple[int, ...]
     """Ids of the step attempts whose stored inputs name this file (path and sha256)."""
 
@@ -102,8 +103,9 @@ def _entry(
     run_dir: Path, row: ArtifactFields, users: dict[tuple[str, str], tuple[int, ...]]
 ) -> ArtifactEntry:
     state: FileState = "missing"
-    if confined(row.path):
-        state = check_file(run_dir / row.path, row.sha256)
+    path = run_dir / row.path
+    if confined(row.path) and path.resolve().is_relative_to(run_dir.resolve()):
+        state = check_file(path, row.sha256)  # a link out of the run counts as missing
     return ArtifactEntry(row, state, users.get((row.path, row.sha256), ()))
 
 
