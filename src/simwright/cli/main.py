@@ -36,6 +36,7 @@ from simwright.cli.common import (
 from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
 from simwright.cli.engines import engines as engines_command
+from simwright.cli.export import export as export_command
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
@@ -381,6 +382,7 @@ app.command("potentials")(potentials_command)
 app.command("engines")(engines_command)
 app.command("serve")(serve_command)
 app.command("serve-token")(serve_token_command)
+app.command("export")(export_command)
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(store_app, name="store")
 
