@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
 from simwright.graph import Graph
-from simwright.protocols import sizing
+from simwright.protocols.dft import sizing
 from simwright.protocols.dft.common import STEPS, Recommend
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.words import asks_property
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 
 

@@ -37,11 +37,11 @@ from simwright.analysis.phonons import (
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_structure, write_table
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols import sizing
 from simwright.protocols.estimate import Estimate
-from simwright.protocols.inputs import crystal_inputs
 from simwright.protocols.registry import Protocol
+from simwright.protocols.solids import sizing
 from simwright.protocols.solids.engine import SolidEngineParams, solid_request
+from simwright.protocols.solids.inputs import crystal_inputs
 from simwright.protocols.solids.phonon_refs import experiment_frequencies
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
