@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
+from simwright import yamlio
 from simwright.errors import ParseError
 from simwright.protocols.registry import Protocol, get_protocol
 from simwright.textio import read_utf8
@@ -45,7 +46,7 @@ def looks_like_spec_file(text: str) -> bool:
 def load_spec(path: Path, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
     """Read a YAML spec file (``protocol`` and ``parameters``)."""
     try:
-        data = yaml.safe_load(read_utf8(path, "spec file"))
+        data = yamlio.safe_load(read_utf8(path, "spec file"))
     except yaml.YAMLError as exc:
         raise ParseError(f"{path}: invalid YAML: {exc}") from exc
     return spec_from_data(data, protocols, str(path), default_request=path.name)
