@@ -213,6 +213,4 @@ def category_table(rows: list[Scored]) -> str:
 
 def failures(rows: list[Scored]) -> str:
     """One line per case that did not complete."""
-    return "\n".join(
-        f"- {r.case.id} {r.case.text!r}: {r.detail}" for r in rows if not r.completed
-    )
+    return "\n".join(f"- {r.case.id} {r.case.text!r}: {r.detail}" for r in rows if not r.completed)
