@@ -134,6 +134,7 @@ GETTERS: dict[str, Callable[[Recommendation], Any]] = {
     "ecutrho": lambda r: r.template.get("system", "ecutrho"),
     "kpoints": _kpoints,
     "kspacing": lambda r: r.request.kspacing_inv_a,
+    "a_a": lambda r: r.request.structure.a_a,
     "smearing": lambda r: r.template.get("system", "smearing"),
     "degauss": lambda r: r.template.get("system", "degauss"),
     "occupations": lambda r: r.template.get("system", "occupations"),
@@ -196,6 +197,23 @@ def score(case: Case, protocols: Mapping[str, Protocol], home: Path) -> Scored:
     wrong = mismatches(case, name, rec)
     dumped = params.model_dump(mode="json", exclude_defaults=True)
     return Scored(case, not wrong, name, "; ".join(wrong), dumped, rec)
+
+
+RUN_MODEST = {"ecutwfc_ry": 25.0, "kspacing_inv_a": 0.5}
+"""Run settings for what a request does not state (a check that pw.x accepts and
+converges the built input, not converged physics)."""
+
+
+def modest(scored: Scored) -> dict[str, Any]:
+    """The planned parameters with :data:`RUN_MODEST` where the request states nothing."""
+    raw = dict(scored.params)
+    rec = scored.recommendation
+    assert rec is not None
+    if "ecutwfc_ry" not in raw and "ecutrho_ry" not in raw:
+        raw["ecutwfc_ry"] = RUN_MODEST["ecutwfc_ry"]
+    if not ({"kpoints", "kspacing_inv_a", "gamma_point"} & set(raw)):
+        raw["kspacing_inv_a"] = RUN_MODEST["kspacing_inv_a"]
+    return raw
 
 
 def category_table(rows: list[Scored]) -> str:

@@ -199,8 +199,8 @@ class PseudoLibrary:
                 where = ", ".join(str(d) for d in self.dirs)
                 raise ValidationError(
                     f"no {describe(families)} pseudopotential for {e} is installed (looked in "
-                    f"{where}); put the family's files in a folder named after it under "
-                    "$SIMWRIGHT_HOME/pseudo, or leave the family unnamed"
+                    f"{where}); put the family's files in a folder named after it (e.g. "
+                    "SSSP_1.3_PBE_efficiency) and add it to pseudo_dirs, or leave it unnamed"
                 )
 
     def _require_relativistic(

@@ -197,6 +197,8 @@ class RunPw(Step):
             output,
             len(outcome.attempts),
             tuple(outcome.repairs),
+            run.output.site_magnetization,
+            run.structure.symbols,
         )
 
 
@@ -235,6 +237,44 @@ def summary_values(
     return values
 
 
+RESIDUAL_PRESSURE_LIMIT_BAR = 1000.0
+"""|P| above which a vc-relax result is flagged (bar): twice pw.x's press_conv_thr of
+0.5 kbar, leaving room for the Pulay stress of the final SCF in a fresh basis."""
+
+
+def residual_pressure_notes(
+    ctx: RunContext, calculation: str, values: dict[str, Quantity], source: str
+) -> list[str]:
+    """Record the residual pressure of a variable-cell relaxation; a note (and an event)
+    when it is above :data:`RESIDUAL_PRESSURE_LIMIT_BAR`."""
+    if calculation != "vc-relax" or "pressure" not in values:
+        return []
+    residual = abs(values["pressure"].value)
+    values["residual_pressure"] = Quantity(residual, "bar", source=source)
+    if residual <= RESIDUAL_PRESSURE_LIMIT_BAR:
+        return []
+    note = (
+        f"residual pressure {residual / 1000:.2f} kbar is above "
+        f"{RESIDUAL_PRESSURE_LIMIT_BAR / 1000:g} kbar: the cell is not relaxed in the final "
+        "basis (Pulay stress); raise ecutwfc by about 30 % or run vc-relax again from it"
+    )
+    ctx.event("warning", note, rule="dft_residual_pressure")
+    return [note]
+
+
+def site_moment_values(
+    moments: tuple[float, ...], symbols: tuple[str, ...], source: str
+) -> dict[str, Quantity]:
+    """Per element, the mean |moment| of its atoms (μB, pw.x's integration spheres)."""
+    if not moments or len(moments) != len(symbols):
+        return {}
+    out = {}
+    for element in dict.fromkeys(symbols):
+        ms = [abs(m) for m, s in zip(moments, symbols, strict=True) if s == element]
+        out[f"magnetic_moment_{element}"] = Quantity(float(np.mean(ms)), "mu_B", source=source)
+    return out
+
+
 @dataclass(frozen=True)
 class Report(Step):
     """Write the report and return the result."""
@@ -248,13 +288,17 @@ class Report(Step):
     output: ArtifactRef
     pw_runs: int
     repairs: tuple[str, ...]
+    site_moments: tuple[float, ...] = ()
+    symbols: tuple[str, ...] = ()
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
         final = read_structure(ctx.path(self.structure))
         values = summary_values(ctx, self.summary, self.forces, len(final), final.volume_a3)
         values["pw_runs"] = Quantity(float(self.pw_runs), "1", source=self.recovery.path)
+        values.update(site_moment_values(self.site_moments, self.symbols, self.output.path))
         p = self.params
+        notes = residual_pressure_notes(ctx, p.calculation, values, self.summary.path)
         what = f"{p.calculation} of {final.formula}"
         summary = f"{what}: E = {values['energy'].value:.6f} eV"
         if "fermi_energy" in values:
@@ -285,6 +329,7 @@ class Report(Step):
                     f"(see recommendation.json); {self.pw_runs} pw.x run(s) in the "
                     "error-recovery machine (see recovery.json)."
                 ),
+                notes=notes,
             )
         )
 
