@@ -83,6 +83,11 @@ class DftRequest(BaseModel):
         (), description="pseudopotential family or kind to choose from (installed only)"
     )
     gamma_point: bool = Field(False, description="Γ-point sampling only")
+    use_converged: bool = Field(
+        False,
+        description="take cutoffs and k-spacing from a stored dft_convergence study "
+        "(for what the request does not state)",
+    )
     vdw: Literal["grimme-d2", "grimme-d3", "ts", "xdm"] | None = None
     pseudopotentials: dict[str, str] = Field(default_factory=dict, description="element -> file")
     pseudo_dirs: tuple[str, ...] = Field((), description="extra pseudopotential directories")

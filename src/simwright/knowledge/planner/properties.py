@@ -46,6 +46,12 @@ PROPERTIES: tuple[Property, ...] = (
         ("cohesive_energy", "dft_cohesive_energy"),
     ),
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
+    Property(
+        "convergence study",
+        r"convergence (?:study|test|scan)s?|(?:cutoff|k-?points?) convergence",
+        "dft_scf with a stated ecutwfc and k-point spacing",
+        ("dft_convergence",),
+    ),
     Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
     Property("surface energy", r"surface energy", _DFT_INSTEAD),
     Property(
