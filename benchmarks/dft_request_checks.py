@@ -199,9 +199,11 @@ def score(case: Case, protocols: Mapping[str, Protocol], home: Path) -> Scored:
     return Scored(case, not wrong, name, "; ".join(wrong), dumped, rec)
 
 
-RUN_MODEST = {"ecutwfc_ry": 25.0, "kspacing_inv_a": 0.5}
+RUN_MODEST = {"ecutwfc_ry": 20.0, "kspacing_inv_a": 0.8}
 """Run settings for what a request does not state (a check that pw.x accepts and
 converges the built input, not converged physics)."""
+RUN_TIMEOUT_S = 240.0
+"""Each pw.x call of the run check is stopped after this (two shared cores)."""
 
 
 def modest(scored: Scored) -> dict[str, Any]:

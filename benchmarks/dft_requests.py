@@ -292,7 +292,7 @@ def run_set(rows: list[checks.Scored], home: Path) -> list[Outcome]:
     from simwright.protocols import load_protocols
 
     protocols = load_protocols()
-    settings = Settings(home=home, threads=1)
+    settings = Settings(home=home, threads=1).with_engine_timeout(checks.RUN_TIMEOUT_S)
     store = Store.at(home / "simwright.db")
     out = []
     for r in rows:
