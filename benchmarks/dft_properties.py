@@ -57,6 +57,12 @@ CASES: list[tuple[str, Protocol, dict[str, Any], str]] = [
         "total_magnetization",
     ),
     (
+        "ferromagnetic bcc Fe with PBE using pslibrary pseudopotentials",
+        dft_scf.PROTOCOL,
+        {"kspacing_inv_a": 0.3},
+        "total_magnetization",
+    ),
+    (
         "antiferromagnetic NiO with PBE+U, U = 6.2 eV on Ni",
         dft_scf.PROTOCOL,
         {"ecutwfc_ry": 35.0, "kspacing_inv_a": 0.4},

@@ -286,8 +286,8 @@ def plan_sets(home: Path) -> dict[str, list[checks.Scored]]:
     return {name: [checks.score(c, protocols, home) for c in cases] for name, cases in sets.items()}
 
 
-def run_set(rows: list[checks.Scored], home: Path) -> list[Outcome]:
-    """Run pw.x on every planned (non-refusal) case of a scored set."""
+def run_set(rows: list[checks.Scored], home: Path, ids: set[str]) -> list[Outcome]:
+    """Run pw.x on every planned (non-refusal) case of a scored set (of ``ids`` if given)."""
     # lazy: the registry imports every protocol
     from simwright.protocols import load_protocols
 
@@ -296,7 +296,7 @@ def run_set(rows: list[checks.Scored], home: Path) -> list[Outcome]:
     store = Store.at(home / "simwright.db")
     out = []
     for r in rows:
-        if not r.completed or r.case.refuse:
+        if not r.completed or r.case.refuse or (ids and r.case.id not in ids):
             continue
         proto = protocols[r.protocol]
         out.append(run_one(r.case.text, r.case.category, proto, checks.modest(r), store, settings))
@@ -305,7 +305,7 @@ def run_set(rows: list[checks.Scored], home: Path) -> list[Outcome]:
     return out
 
 
-def plan_main(run: str | None, json_path: Path | None) -> None:
+def plan_main(run: str | None, json_path: Path | None, ids: set[str]) -> None:
     """Score the sets at plan level (and run one of them)."""
     with tempfile.TemporaryDirectory(prefix="simwright-dft-plan-") as tmp:
         sets = plan_sets(Path(tmp))
@@ -318,10 +318,11 @@ def plan_main(run: str | None, json_path: Path | None) -> None:
             if done < len(rows):
                 print("\n" + checks.failures(rows))
         if run is not None:
-            runs = run_set(sets[run], Path(tmp) / "run")
-            refusals = sum(r.completed for r in sets[run] if r.case.refuse)
+            chosen = [r for r in sets[run] if not ids or r.case.id in ids]
+            runs = run_set(chosen, Path(tmp) / "run", ids)
+            refusals = sum(r.completed for r in chosen if r.case.refuse)
             ran = sum(o.status == "completed" for o in runs)
-            n = len(sets[run])
+            n = len(chosen)
             figures[f"{run}_run"] = {
                 "cases": n,
                 "refused_correctly": refusals,
@@ -343,9 +344,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--plan", action="store_true", help="score the three sets, no pw.x")
     parser.add_argument("--run-set", choices=sorted(SETS), help="plan, then run this set")
+    parser.add_argument("--ids", default="", help="run only these case ids (comma-separated)")
     args = parser.parse_args()
     if args.plan or args.run_set:
-        plan_main(args.run_set, args.json)
+        plan_main(args.run_set, args.json, {i for i in args.ids.split(",") if i})
         return
     requests = REQUESTS[::4] if args.quick else REQUESTS
     with tempfile.TemporaryDirectory(prefix="simwright-dft-bench-") as tmp:
