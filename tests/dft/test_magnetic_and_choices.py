@@ -170,3 +170,44 @@ def test_afm_nio_plus_u_runs_in_pw_x_with_opposite_moments(tmp_path: Path) -> No
     assert abs(values["total_magnetization"].value) < 0.01
     assert 1.0 < values["magnetic_moment_Ni"].value < 2.0
     assert values["magnetic_moment_O"].value < 0.1
+
+
+@needs_pseudos
+def test_noncollinear_plus_u_is_the_full_scheme_without_forces() -> None:
+    rec = plan("bcc Fe with PBE, spin-orbit coupling, U = 2 eV on Fe")
+    t = rec.template
+    assert t.get("system", "lda_plus_u_kind") == 1 and t.get("system", "lspinorb") is True
+    assert t.get("control", "tprnfor") is False and t.get("control", "tstress") is False
+    with pytest.raises(SimwrightError, match="relaxation cannot be run"):
+        plan("relax bcc Fe with PBE, spin-orbit coupling, U = 2 eV on Fe")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pw.x") is None, reason="pw.x is needed")
+@needs_pseudos
+def test_pw_x_messages_of_noncollinear_plus_u_are_repaired(tmp_path: Path) -> None:
+    """The two real pw.x 6.7 stops of non-collinear DFT+U, provoked by overriding the
+    recommender: "simplified LDA+U not implemented with noncol. magnetism" and "forces
+    in full LDA+U scheme are not yet implemented"."""
+    from simwright.graph import Runner
+    from simwright.settings import Settings
+    from simwright.store import Store
+
+    r = resolve("bcc Fe with PBE, spin-orbit coupling, U = 2 eV on Fe", PROTOCOLS)
+    raw = r.params.model_dump(exclude_defaults=True)
+    raw.update(
+        kspacing_inv_a=1.0,
+        ecutwfc_ry=25.0,
+        overrides={"system": {"lda_plus_u_kind": 0}, "control": {"tprnfor": True}},
+    )
+    params = r.protocol.validate(raw)
+    store = Store.at(tmp_path / "simwright.db")
+    out = Runner(store, Settings(home=tmp_path, threads=1)).start(
+        r.protocol.graph, r.protocol.first_step(params), protocol=r.protocol.name, params=params
+    )
+    calls = store.engine_calls(out.run_id)
+    store.close()
+    assert out.status == "completed", out.error
+    assert [c.exit_code for c in calls][-1] == 0 and len(calls) == 3
+    assert "full_lda_plus_u" in out.result.summary
+    assert "full_lda_plus_u_forces" in out.result.summary

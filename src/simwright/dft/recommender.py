@@ -283,12 +283,26 @@ def _assemble(
         t.set("system", "ecutfock", float(min(rho, 4 * wfc)), "exact exchange at 4 × ecutwfc")
     if request.vdw is not None:
         t.set("system", "vdw_corr", request.vdw, "dispersion correction requested")
+    if conditions.has("hubbard") and conditions.has("spin_orbit"):
+        _full_plus_u(t, request)
     if built.kind == "molecule":
         nelec = pseudos.valence_electrons(built.structure.symbols)
         t.set("system", "nbnd", math.ceil(nelec / 2) + 4, "empty states help a molecule's SCF")
         _molecule_spin(t, round(nelec), request.multiplicity)
     _spin_occupations(t, species)
     return t
+
+
+def _full_plus_u(t: _Template, request: DftRequest) -> None:
+    """Non-collinear DFT+U: pw.x 6.7 has only the full scheme, without forces or stress."""
+    if request.calculation != "scf":
+        raise ValidationError(
+            "DFT+U with spin-orbit coupling needs pw.x's full DFT+U scheme, which in pw.x 6.7 "
+            "computes no forces or stress: a relaxation cannot be run; drop one of the two"
+        )
+    t.set("system", "lda_plus_u_kind", 1, "non-collinear DFT+U needs the full scheme (J = 0)")
+    t.set("control", "tprnfor", False, "no forces with the full DFT+U scheme in pw.x 6.7")
+    t.set("control", "tstress", False, "no stress with the full DFT+U scheme in pw.x 6.7")
 
 
 def _spin_occupations(t: _Template, plan: SpeciesPlan) -> None:
