@@ -3,7 +3,8 @@
 A scratch home is prepared first (one completed ``lattice_constant`` run with EMT,
 which also enters the episodic memory, and the protocol catalogue written once).
 Then each command runs ``--repeat`` times as ``python -m simwright ...`` with stdout
-discarded; the median and the fastest wall time are reported, in seconds. The
+discarded; the median and the fastest wall time and the median CPU time (user +
+system, steadier than wall time on a shared machine) are reported, in seconds. The
 commands are what a person types between runs: ``version``, ``protocols``,
 ``runs``, ``show``, ``plan`` and ``memory search``.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -53,14 +55,23 @@ def prepare(home: Path, src: str | None) -> str:
     return str(json.loads(done.stdout)["run_id"])
 
 
-def wall_time(home: Path, args: list[str], src: str | None) -> float:
-    """Wall time of one run of the command (its exit code must be 0)."""
-    start = time.perf_counter()
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(home: Path, args: list[str], src: str | None) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of one run of the command (exit code 0).
+
+    The CPU time is what the command itself consumed: on a shared machine it varies
+    far less with the other load than the wall time does.
+    """
+    cpu0, start = _children_cpu_s(), time.perf_counter()
     proc = simwright(home, *args, src=src)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, _children_cpu_s() - cpu0
     if proc.returncode != 0:
         raise SystemExit(f"simwright {' '.join(args)} failed:\n{proc.stderr[-2000:]}")
-    return wall
+    return wall, cpu
 
 
 def commands(run_id: str) -> dict[str, list[str]]:
@@ -86,6 +97,7 @@ def main() -> None:
     if args.against:
         trees["against"] = args.against
     times: dict[str, dict[str, list[float]]] = {t: {} for t in trees}
+    cpus: dict[str, dict[str, list[float]]] = {t: {} for t in trees}
     with tempfile.TemporaryDirectory() as tmp:
         homes = {t: Path(tmp) / t for t in trees}
         ids = {t: prepare(homes[t], src) for t, src in trees.items()}
@@ -93,20 +105,36 @@ def main() -> None:
             for _ in range(args.repeat):
                 for tree, src in trees.items():
                     argv = commands(ids[tree])[name]
-                    times[tree].setdefault(name, []).append(wall_time(homes[tree], argv, src))
+                    wall, cpu = timed(homes[tree], argv, src)
+                    times[tree].setdefault(name, []).append(wall)
+                    cpus[tree].setdefault(name, []).append(cpu)
     rows = {
-        tree: {n: {"median_s": statistics.median(t), "min_s": min(t)} for n, t in per.items()}
+        tree: {
+            n: {
+                "median_s": statistics.median(t),
+                "min_s": min(t),
+                "cpu_median_s": statistics.median(cpus[tree][n]),
+            }
+            for n, t in per.items()
+        }
         for tree, per in times.items()
     }
     if args.json:
         print(json.dumps({"repeat": args.repeat, "against": args.against, "rows": rows}, indent=2))
         return
-    other = " | against: median s" if args.against else ""
-    print(f"| command | median s | fastest s{other} |  (n = {args.repeat})")
-    print("|---|---|---|" + ("---|" if args.against else ""))
+    other = " | against: median s | against: CPU s | CPU ratio" if args.against else ""
+    print(f"| command | median s | fastest s | CPU s{other} |  (n = {args.repeat})")
+    print("|---|---|---|---|" + ("---|---|---|" if args.against else ""))
     for name, r in rows["this"].items():
-        extra = f" | {rows['against'][name]['median_s']:.2f}" if args.against else ""
-        print(f"| `simwright {name}` | {r['median_s']:.2f} | {r['min_s']:.2f}{extra} |")
+        extra = ""
+        if args.against:
+            a = rows["against"][name]
+            ratio = r["cpu_median_s"] / a["cpu_median_s"]
+            extra = f" | {a['median_s']:.2f} | {a['cpu_median_s']:.2f} | {ratio:.2f}"
+        print(
+            f"| `simwright {name}` | {r['median_s']:.2f} | {r['min_s']:.2f} | "
+            f"{r['cpu_median_s']:.2f}{extra} |"
+        )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ units happens only at that engine's edge.
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from typing import Any, Final
 
@@ -52,11 +53,25 @@ def diffusion_a2_fs_to_1e5_cm2_s(d_a2_fs: float) -> float:
     return d_a2_fs * A2_PER_FS_TO_CM2_PER_S * 1.0e5
 
 
+def _pint_cache_folder() -> str | None:
+    """Where pint keeps its parsed unit definitions (parsing them anew costs ~0.5 s):
+    ``$XDG_CACHE_HOME/simwright/pint`` (``~/.cache/...``); None when it cannot be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "simwright", "pint")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
 @cache
 def unit_registry() -> Any:
     """The pint unit registry simwright uses for units written by people (``molal`` = mol/kg)."""
     import pint  # lazy: pint takes ~0.4 s to import and most commands never parse a unit
 
-    ureg: Any = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
+    ureg: Any = pint.UnitRegistry(
+        autoconvert_offset_to_baseunit=True, cache_folder=_pint_cache_folder()
+    )
     ureg.define("molal = mole / kilogram")
     return ureg

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
-from scipy.integrate import cumulative_trapezoid
 
+from simwright.analysis.integration import running_integral as trapezoid_integral
 from simwright.errors import ValidationError
 from simwright.units import KB_EV_K
 
@@ -135,7 +135,7 @@ def running_integral(values: np.ndarray, dt_fs: float) -> np.ndarray:
     """Cumulative trapezoid integral of equally spaced ``values``; starts at 0."""
     if dt_fs <= 0:
         raise ValidationError(f"dt_fs must be positive, got {dt_fs}")
-    out: np.ndarray = cumulative_trapezoid(np.asarray(values, float), dx=dt_fs, initial=0.0)
+    out: np.ndarray = trapezoid_integral(np.asarray(values, float), dt_fs)
     return out
 
 

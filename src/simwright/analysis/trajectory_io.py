@@ -21,7 +21,6 @@ from typing import Any, Final
 
 import numpy as np
 from ase.data import atomic_masses, chemical_symbols
-from ase.io import read
 
 from simwright.contract.trajectories import TrajectoryManifest, read_trajectory_manifest
 from simwright.errors import ContractError, ValidationError
@@ -177,6 +176,9 @@ def _read_extxyz(
     manifest: TrajectoryManifest, folder: Path, sel: AtomSelection
 ) -> tuple[np.ndarray, np.ndarray, int]:
     try:
+        # lazy: ase.io loads SciPy (~1 s); planning a liquid run reads no trajectory
+        from ase.io import read
+
         frames = read(str(manifest.trajectory_path(folder)), index=":", format="extxyz")
     except (OSError, ValueError, StopIteration) as exc:
         raise ContractError(f"{manifest.trajectory}: ASE cannot read it ({exc})") from exc

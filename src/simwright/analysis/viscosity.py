@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
-from scipy.integrate import cumulative_trapezoid
 
 from simwright.analysis.convergence import fit_line
 from simwright.analysis.green_kubo import GreenKuboIntegral, green_kubo_integral
+from simwright.analysis.integration import running_integral
 from simwright.analysis.window_msd import window_msd
 from simwright.errors import ValidationError
 from simwright.units import KB_EV_K
@@ -125,7 +125,7 @@ def helfand_viscosity(
     factor = _prefactor(volume_a3, temperature_k) / 2.0
     moments, etas = [], []
     for column in data.T:
-        helfand = cumulative_trapezoid(column, dx=sample_interval_fs, initial=0.0)
+        helfand = running_integral(column, sample_interval_fs)
         moment = window_msd(helfand)[:n_lag]
         moments.append(moment)
         etas.append(factor * fit_line(lag[mask], moment[mask]).slope)

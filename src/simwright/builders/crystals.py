@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from ase.data import atomic_numbers, reference_states
 
+from simwright.builders.prototypes import bulk
 from simwright.errors import ValidationError
 from simwright.structure import Structure
 
@@ -88,10 +89,7 @@ class BulkSpec:
 
 
 def build_bulk(spec: BulkSpec) -> Structure:
-    """The crystal of ``spec``, built by ASE (:func:`ase.build.bulk`)."""
-    # lazy: ase.build takes ~1 s to import
-    from ase.build import bulk
-
+    """The crystal of ``spec`` (the cells and atom order of :func:`ase.build.bulk`)."""
     proto, a, c_over_a = spec.resolved()
     if proto in _ELEMENTAL and spec.formula not in atomic_numbers:
         raise ValidationError(f"{proto} is built for one element, not {spec.formula!r}")

@@ -25,8 +25,8 @@ from typing import Any, Final
 from simwright.campaign.events import read_json, write_json
 from simwright.campaign.repository import CampaignStore, SegmentRef, StateView
 from simwright.campaign.status import CampaignError, StateStatus
+from simwright.store.hashing import sha256_file
 from simwright.store.models_campaign import CampaignArchiveRow
-from simwright.store.store import sha256_file
 
 AUTHORITATIVE: Final = "authoritative"
 SUPERSEDED: Final = "superseded"

@@ -36,8 +36,8 @@ from simwright.campaign.status import CampaignError, StateStatus
 from simwright.campaign.wiring import CampaignContext, derive_seed
 from simwright.errors import EngineError
 from simwright.processes import kill_orphaned_engine
+from simwright.store.hashing import sha256_file
 from simwright.store.records import EngineCall
-from simwright.store.store import sha256_file
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from simwright.settings import Settings, load_settings, settings_at
 
 if TYPE_CHECKING:
     from simwright.store import Store
+    from simwright.store.reading import RunReader
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -177,7 +178,7 @@ def settings_for(home: Path | None) -> Settings:
 def store_exists(settings: Settings) -> bool:
     """False when the store of ``settings`` is a SQLite file that does not exist yet."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.store.store import sqlite_path
+    from simwright.store.reading import sqlite_path
 
     db = sqlite_path(settings.db_url)
     return db is None or db.is_file()
@@ -190,6 +191,15 @@ def open_existing_store(settings: Settings) -> Store:
     from simwright.store import Store
 
     return Store.existing(settings.db_url)
+
+
+def open_reader(settings: Settings) -> RunReader:
+    """Read access to the existing store of ``settings`` for ``runs`` and ``show``:
+    without SQLAlchemy where the store allows (:func:`simwright.store.reading.open_reader`)."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.store.reading import open_reader as reader_at
+
+    return reader_at(settings.db_url)
 
 
 def open_store(settings: Settings) -> Store:

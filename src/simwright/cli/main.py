@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import platform
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -27,6 +28,7 @@ from simwright.cli.common import (
     err,
     handled,
     open_existing_store,
+    open_reader,
     open_store,
     out,
     settings_for,
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from simwright.graph import RunOutcome
     from simwright.settings import Settings
     from simwright.store import RunRow, Store
+    from simwright.store.reading import RunFields
 
 app = typer.Typer(
     help="simwright: expert-level atomistic simulation with typed graphs, real engines "
@@ -210,12 +213,12 @@ def runs(
     from simwright.cli.views import print_runs, run_json
 
     settings = settings_for(home)
+    rows: Sequence[RunFields] = []
     if not store_exists(settings):  # a read-only command creates no store and no home
         if not json_out:
             err.print(f"no runs yet (no simwright store at {settings.home})", highlight=False)
-        rows = []
     else:
-        rows = open_existing_store(settings).list_runs(limit)
+        rows = open_reader(settings).list_runs(limit)
     if json_out:
         emit({"runs": [run_json(r) for r in rows]})
     else:
@@ -233,9 +236,8 @@ def show(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_show, show_json
 
-    store = open_existing_store(settings_for(home))
-    row: RunRow = store.get_run(run_id)
-    data = show_json(store, row)
+    reader = open_reader(settings_for(home))
+    data = show_json(reader, reader.get_run(run_id))
     if json_out:
         emit(data)
     else:

@@ -8,6 +8,7 @@ the protocols or any engine (stored values are shown in a plain form, see
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,12 +22,12 @@ from simwright.store.integrity import RunIntegrity, verify_run
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
-    from simwright.store import RunRow, Store
+    from simwright.store.reading import RunFields, RunReader
 
 TYPE_KEY = "__type__"
 
 
-def run_json(row: RunRow) -> dict[str, Any]:
+def run_json(row: RunFields) -> dict[str, Any]:
     """The summary of a run as ``simwright runs --json`` lists it.
 
     ``status`` is the run's state now: a run recorded as ``running`` whose lock no
@@ -71,12 +72,12 @@ def plain(data: Any) -> Any:
     return plain(data.get("data"))  # ndarray, structure
 
 
-def params_json(row: RunRow) -> Any:
+def params_json(row: RunFields) -> Any:
     """A run's parameters as plain JSON (a pydantic model is dumped as its fields)."""
     return plain(json.loads(row.params_json)) if row.params_json else None
 
 
-def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
+def outcome_json(store: RunReader, outcome: RunOutcome) -> dict[str, Any]:
     """The object ``simwright run --json`` prints: id, status, results and artifacts."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.results import ProtocolResult
@@ -105,7 +106,7 @@ def outcome_json(store: Store, outcome: RunOutcome) -> dict[str, Any]:
     return data
 
 
-def _pending(store: Store, run_id: str) -> dict[str, Any] | None:
+def _pending(store: RunReader, run_id: str) -> dict[str, Any] | None:
     open_ = [d for d in store.decisions(run_id) if d.chosen is None]
     if not open_:
         return None
@@ -153,7 +154,7 @@ def print_outcome(console: Console, data: dict[str, Any]) -> None:
     console.print(f"files: {data['run_dir']}   provenance: simwright show {data['run_id']}")
 
 
-def print_runs(console: Console, rows: list[RunRow]) -> None:
+def print_runs(console: Console, rows: Sequence[RunFields]) -> None:
     """A table of runs; ids are never cut or wrapped (the request column gives way)."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
 
@@ -177,7 +178,7 @@ def print_runs(console: Console, rows: list[RunRow]) -> None:
     console.print(table)
 
 
-def show_json(store: Store, row: RunRow) -> dict[str, Any]:
+def show_json(store: RunReader, row: RunFields) -> dict[str, Any]:
     """Everything recorded about a run, with each artifact checked against its hash.
 
     A step attempt recorded as ``running`` in a run no process holds shows as ``killed``.
@@ -254,7 +255,7 @@ def show_json(store: Store, row: RunRow) -> dict[str, Any]:
     return data
 
 
-def decisions_json(store: Store, run_id: str) -> list[dict[str, Any]]:
+def decisions_json(store: RunReader, run_id: str) -> list[dict[str, Any]]:
     """Every choice of a successor in a run, in step order.
 
     ``kind`` is ``decision_point`` for an answered or pending decision point (its

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final
 
-import h5py
 import numpy as np
 
 from simwright.contract.detect import decode_text, detect_kind, is_dcd, load_json
@@ -77,6 +76,9 @@ def _describe(path: Path) -> Lines:
 
 
 def _table_lines(path: Path) -> Lines:
+    # lazy: h5py takes ~0.1 s to import; only inspecting a table needs it
+    import h5py
+
     with h5py.File(path, "r") as h5:
         schema = h5.attrs.get(SCHEMA_KEY)
         if schema is None:

@@ -16,13 +16,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import h5py
 import numpy as np
 
 from simwright.contract.schema import SCHEMA_KEY, SCHEMA_VERSION, check_schema
 from simwright.errors import ContractError
+
+if TYPE_CHECKING:
+    import h5py
 
 AttrValue = str | int | float
 """A value of a table's free metadata."""
@@ -170,9 +172,12 @@ def write_table(path: Path, table: Table) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     try:
+        # lazy: h5py takes ~0.1 s to import; commands that only plan never open a table
+        import h5py
+
         with h5py.File(tmp, "w") as h5:
             _write_root(h5, table)
-            _write_columns(h5.create_group("columns"), table.columns)
+            _write_columns(h5.create_group("columns"), table.columns, h5py.string_dtype())
             group = h5.create_group("attrs", track_order=True)
             for key, value in table.attrs.items():
                 group.attrs[key] = value
@@ -191,12 +196,12 @@ def _write_root(h5: h5py.File, table: Table) -> None:
     h5.attrs["links"] = json.dumps(list(table.links))
 
 
-def _write_columns(group: h5py.Group, columns: tuple[Column, ...]) -> None:
+def _write_columns(group: h5py.Group, columns: tuple[Column, ...], text_dtype: Any) -> None:
     group.attrs["order"] = json.dumps([c.name for c in columns])
     for col in columns:
         if col.values.dtype.kind == "U":
             data = col.values.astype(object)
-            ds = group.create_dataset(col.name, data=data, dtype=h5py.string_dtype())
+            ds = group.create_dataset(col.name, data=data, dtype=text_dtype)
         else:
             ds = group.create_dataset(col.name, data=col.values)
         ds.attrs["units"] = col.unit
@@ -210,6 +215,9 @@ def read_table(path: Path) -> Table:
     if not path.is_file():
         raise ContractError(f"{where}: no such table file")
     try:
+        # lazy: h5py takes ~0.1 s to import; commands that only plan never open a table
+        import h5py
+
         with h5py.File(path, "r") as h5:
             return _read_open_table(h5, where)
     except OSError as exc:
@@ -245,6 +253,9 @@ def _read_columns(group: h5py.Group, where: str) -> tuple[Column, ...]:
 
 
 def _read_column(ds: h5py.Dataset, name: str, where: str) -> Column:
+    # lazy: read_table imported it already; this only names it here
+    import h5py
+
     if not isinstance(ds, h5py.Dataset):
         raise ContractError(f"{where}: column {name!r} is not a dataset")
     unit = _text(ds.attrs.get("units", ""))

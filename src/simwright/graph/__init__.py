@@ -1,11 +1,40 @@
-"""Typed execution graphs: steps, edges from annotations, decision points, the runner."""
+"""Typed execution graphs: steps, edges from annotations, decision points, the runner.
 
-from simwright.graph.context import RunContext
-from simwright.graph.decision import Choice, Decider, DecisionRequest, FixedChoice
-from simwright.graph.graph import DONE, Graph, declared_successors
-from simwright.graph.observer import NullObserver, RunObserver
-from simwright.graph.runner import Runner, RunOutcome
-from simwright.graph.step import Done, LegacyStep, Step
+The names below load on first use (PEP 562), so that a module needing one light part
+of the package (``graph.lock``, ``graph.renames``) does not import the runner, the
+store and the file contract with it: read-only commands start faster.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from simwright.graph.context import RunContext
+    from simwright.graph.decision import Choice, Decider, DecisionRequest, FixedChoice
+    from simwright.graph.graph import DONE, Graph, declared_successors
+    from simwright.graph.observer import NullObserver, RunObserver
+    from simwright.graph.runner import Runner, RunOutcome
+    from simwright.graph.step import Done, LegacyStep, Step
+
+_WHERE = {
+    "RunContext": "context",
+    "Choice": "decision",
+    "Decider": "decision",
+    "DecisionRequest": "decision",
+    "FixedChoice": "decision",
+    "DONE": "graph",
+    "Graph": "graph",
+    "declared_successors": "graph",
+    "NullObserver": "observer",
+    "RunObserver": "observer",
+    "Runner": "runner",
+    "RunOutcome": "runner",
+    "Done": "step",
+    "LegacyStep": "step",
+    "Step": "step",
+}
 
 __all__ = [
     "DONE",
@@ -24,3 +53,13 @@ __all__ = [
     "Step",
     "declared_successors",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` on first use."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'simwright.graph' has no attribute {name!r}")
+    value = getattr(import_module(f"simwright.graph.{module}"), name)
+    globals()[name] = value
+    return value

@@ -21,8 +21,8 @@ from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Step
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
+from simwright.store.hashing import sha256_file
 from simwright.store.records import ArtifactRecord, DecisionRecord, EngineCall, EventRecord
-from simwright.store.store import sha256_file
 from simwright.structure import SanitySummary, Structure
 
 

@@ -19,7 +19,6 @@ from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
-from scipy.stats import qmc
 
 from simwright.errors import ValidationError
 from simwright.molecules.library import Molecule
@@ -91,10 +90,22 @@ def _union_volume(radii: tuple[float, ...], coords: tuple[float, ...]) -> float:
     return total
 
 
+def _radical_inverse(n: int, base: int) -> np.ndarray:
+    """Van der Corput points 1..n in ``base`` (one axis of an unscrambled Halton sequence)."""
+    index = np.arange(1, n + 1)
+    out = np.zeros(n)
+    scale = 1.0
+    while index.any():
+        scale /= base
+        out += scale * (index % base)
+        index //= base
+    return out
+
+
 @lru_cache(maxsize=4)
 def _unit_ball_points(n: int) -> np.ndarray:
     """n points uniformly filling the unit ball, from a fixed 3-d Halton sequence."""
-    u = qmc.Halton(d=3, scramble=False).random(n + 1)[1:]
+    u = np.stack([_radical_inverse(n, base) for base in (2, 3, 5)], axis=1)
     radius = np.cbrt(u[:, 0])
     cos_t = 1.0 - 2.0 * u[:, 1]
     sin_t = np.sqrt(np.clip(1.0 - cos_t**2, 0.0, None))

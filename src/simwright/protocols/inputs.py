@@ -16,6 +16,7 @@ from typing import Any
 
 from simwright.builders import BulkSpec
 from simwright.builders.crystals import build_bulk
+from simwright.engines.ase.registry import SHIPPED_WITH_ASE
 from simwright.engines.packmol.launcher import PackmolLauncher
 from simwright.errors import EngineError, ValidationError
 from simwright.molecules import get_molecule
@@ -67,7 +68,10 @@ def solid_inputs(params: Any, spec: Any, settings: Settings) -> BuiltInputs:
             f"calculator {calc.name!r} needs the mlip extra, which is not installed: "
             "pip install 'simwright[mlip]'; EMT works for Al, Cu, Ag, Au, Ni, Pd, Pt"
         )
-    calc.load(settings.plugins)
+    if calc.name.lower() in SHIPPED_WITH_ASE:
+        calc.check(settings.plugins)  # importable wherever ASE is: no slow import to prove it
+    else:
+        calc.load(settings.plugins)
     return BuiltInputs((structure, f"calculator: {calc.describe()}"))
 
 

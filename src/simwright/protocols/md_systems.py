@@ -8,11 +8,11 @@ are re-exported here for code written against this module.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from simwright.builders import LiquidSpec
 from simwright.forcefields import get_forcefield
 from simwright.forcefields.base import ForceField
-from simwright.graph import RunContext
 from simwright.results import ArtifactRef
 from simwright.steps.build import record_liquid
 from simwright.steps.md import (
@@ -25,6 +25,9 @@ from simwright.steps.md import (
     snapshots,
     steps_for,
 )
+
+if TYPE_CHECKING:
+    from simwright.graph import RunContext
 
 __all__ = [
     "MINIMIZE_STEPS",

@@ -55,6 +55,15 @@ class Protocol:
     prepare: Callable[[Any, Settings], BuiltInputs] | None = None
     """The build stage: every input of a run (structure, force field, engine), built
     without running; None for a protocol that has none to check (plugins)."""
+    defaulted: Callable[[str], frozenset[str]] | None = None
+    """The keys ``parse_request`` filled with a default although the request touched
+    them ("water" names the liquid, not the model: ``system`` = SPC/E is assumed), so a
+    plan shows them as *assumed*, not *given*."""
+
+    def given_keys(self, text: str, raw: Mapping[str, Any]) -> frozenset[str]:
+        """The keys of ``raw`` (from ``parse_request(text)``) that the request stated."""
+        assumed = self.defaulted(text) if self.defaulted is not None else frozenset()
+        return frozenset(raw) - assumed
 
     def validate(self, raw: Mapping[str, Any]) -> BaseModel:
         """Typed parameters from raw values; refuses impossible values with clear messages."""

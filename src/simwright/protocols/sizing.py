@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from simwright.dft.recommender import recommend
 from simwright.engines.ase.registry import check_calculator
 from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
 from simwright.engines.espresso.template import render
@@ -156,6 +155,9 @@ def dft_estimate(params: Any, settings: Settings) -> Estimate:
 
 
 def _recommend(params: Any, settings: Settings) -> Any:
+
+    # lazy: the recommender loads the knowledge graph (networkx); only DFT sizes need it
+    from simwright.dft.recommender import recommend
 
     dirs = (*default_pseudo_dirs(settings.home), *(Path(d) for d in params.pseudo_dirs))
     rec = recommend(params, PseudoLibrary(dirs))

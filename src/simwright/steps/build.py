@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from simwright.builders import LiquidSpec, StructureSpec, build_structure, describe_spec
 from simwright.builders.liquids import pack_liquid
-from simwright.graph import RunContext
 from simwright.results import ArtifactRef
+
+if TYPE_CHECKING:
+    from simwright.graph import RunContext
 
 
 def record_structure(

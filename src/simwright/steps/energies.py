@@ -18,6 +18,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,10 +29,12 @@ from simwright.engines.lammps.potential_point import potential_point
 from simwright.engines.lammps.single_point import single_point
 from simwright.errors import ValidationError
 from simwright.forcefields import get_forcefield
-from simwright.graph import RunContext
 from simwright.potentials.catalogue import Potential, read_potential
 from simwright.steps.md import launcher
 from simwright.structure import Structure
+
+if TYPE_CHECKING:
+    from simwright.graph import RunContext
 
 
 @dataclass(frozen=True)

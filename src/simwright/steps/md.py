@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from simwright.contract import SCHEMA_VERSION, read_structure
 from simwright.engines.lammps.segment import (
@@ -23,10 +24,12 @@ from simwright.engines.lammps.segment import (
 )
 from simwright.engines.lammps.templates import SNAPSHOT_PATTERN
 from simwright.forcefields.base import ForceField
-from simwright.graph import RunContext
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
 from simwright.structure import Structure
+
+if TYPE_CHECKING:
+    from simwright.graph import RunContext
 
 
 def launcher(settings: Settings) -> LammpsLauncher:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from simwright.store.models import ArtifactRow, RunRow
-from simwright.store.store import Store, sha256_file
+from simwright.store.hashing import sha256_file
+from simwright.store.reading import ArtifactFields, RunFields, RunReader
 
 FileState = Literal["ok", "missing", "changed"]
 
@@ -65,13 +65,13 @@ class RunIntegrity:
         return "ok"
 
 
-def check_artifact(run_dir: Path, row: ArtifactRow) -> ArtifactCheck:
+def check_artifact(run_dir: Path, row: ArtifactFields) -> ArtifactCheck:
     """Re-hash one recorded artifact."""
     state = check_file(run_dir / row.path, row.sha256)
     return ArtifactCheck(row.path, row.kind, row.step_id, row.sha256, state)
 
 
-def verify_run(store: Store, run: RunRow) -> RunIntegrity:
+def verify_run(store: RunReader, run: RunFields) -> RunIntegrity:
     """Re-hash every artifact ``run`` recorded."""
     run_dir = Path(run.workdir)
     checks = tuple(check_artifact(run_dir, a) for a in store.artifacts(run.id))

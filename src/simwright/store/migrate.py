@@ -17,13 +17,11 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import inspect, text
-from sqlalchemy.engine import Engine
-
 from simwright.locks import waiting_lock
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy.engine import Engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -57,6 +55,9 @@ def head_revision() -> str:
 
 def current_revision(engine: Engine) -> str | None:
     """The schema revision the database is at (None for an empty database)."""
+    # lazy: the plain reader (store/reading.py) imports this module without SQLAlchemy
+    from sqlalchemy import inspect, text
+
     with engine.connect() as conn:
         if not inspect(conn).has_table("alembic_version"):
             return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -14,6 +13,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from simwright.errors import StoreError
+from simwright.store import models_agents as models_agents  # agent tables on Base.metadata
+from simwright.store import models_campaign as models_campaign  # campaign tables on Base.metadata
 from simwright.store.migrate import upgrade
 from simwright.store.models import (
     ArtifactRow,
@@ -25,30 +26,16 @@ from simwright.store.models import (
     StepRow,
     utcnow,
 )
+from simwright.store.models_agents import AgentUsageRow
+from simwright.store.reading import sqlite_path
 from simwright.store.records import EventRecord, StepOutcome
 
 RowT = TypeVar("RowT", bound=Base)
 
 
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
-    """sha256 of a file's content."""
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
-
-
 def sqlite_url(path: Path) -> str:
     """The SQLAlchemy URL of a SQLite database file."""
     return f"sqlite:///{path}"
-
-
-def sqlite_path(url: str) -> Path | None:
-    """The file of a SQLite URL (None for another database or an in-memory one)."""
-    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
-        return None
-    return Path(url.removeprefix("sqlite:///"))
 
 
 def migration_lock(url: str) -> Path | None:
@@ -355,6 +342,10 @@ class Store:
     def events(self, run_id: str) -> list[EventRow]:
         """All events of a run."""
         return self._children(EventRow, run_id, EventRow.id)
+
+    def usage(self, run_id: str) -> list[AgentUsageRow]:
+        """The model-usage rows of a run (the agents' ledger)."""
+        return self._children(AgentUsageRow, run_id, AgentUsageRow.id)
 
     def add_event(self, run_id: str, event: EventRecord, step_id: int | None = None) -> None:
         """Record one event."""

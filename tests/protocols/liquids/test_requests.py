@@ -11,7 +11,7 @@ import pytest
 
 from helpers import paths
 from simwright.errors import ParseError
-from simwright.knowledge.planner.resolver import resolve_request
+from simwright.knowledge.planner.resolver import resolve, resolve_request
 from simwright.knowledge.requests import load_spec
 from simwright.protocols.registry import Protocol
 
@@ -92,3 +92,23 @@ def test_every_liquid_protocol_has_a_preflight_estimate(protocols, settings) -> 
         proto = protocols[name]
         est = proto.estimate(proto.validate({"system": "tip4p2005_water"}), settings)
         assert est.atoms == 648 and est.core_hours > 0 and est.basis
+
+
+@pytest.mark.parametrize(
+    ("text", "given"),
+    [
+        ("viscosity of water at 300 K", False),
+        ("density of liquid water", False),
+        ("viscosity of SPC/E water at 300 K", True),
+        ("self-diffusion of TIP3P water", True),
+        ("radial distribution function of liquid argon", True),
+    ],
+)
+def test_plain_water_gives_the_liquid_and_assumes_the_model(
+    protocols, text: str, given: bool
+) -> None:
+    resolution = resolve(text, protocols)
+    assert ("system" in resolution.given) is given
+    assert resolution.to_json()["parameters"]["system"]["source"] == (
+        "given" if given else "assumed"
+    )

@@ -6,26 +6,15 @@ model calls has an empty ledger (``usage_lines`` returns no lines).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import select
-
-from simwright.store import Store
-from simwright.store.models_agents import AgentUsageRow
+from simwright.store.reading import RunReader, UsageFields
 
 _FIELDS = ("requests", "input_tokens", "output_tokens", "prompt_tokens", "cost_usd")
 
 
-def _rows(store: Store, run_id: str) -> list[AgentUsageRow]:
-    with store.transaction() as s:
-        q = select(AgentUsageRow).where(AgentUsageRow.run_id == run_id)
-        rows = list(s.scalars(q.order_by(AgentUsageRow.id)).all())
-        s.expunge_all()
-    return rows
-
-
-def _sum(rows: Iterable[AgentUsageRow]) -> dict[str, Any]:
+def _sum(rows: Iterable[UsageFields]) -> dict[str, Any]:
     out: dict[str, Any] = dict.fromkeys(_FIELDS, 0)
     out["cost_usd"] = 0.0
     out["failed_requests"] = 0
@@ -40,20 +29,20 @@ def _sum(rows: Iterable[AgentUsageRow]) -> dict[str, Any]:
     return out
 
 
-def _grouped(rows: list[AgentUsageRow], key: str) -> dict[str, dict[str, Any]]:
-    groups: dict[str, list[AgentUsageRow]] = {}
+def _grouped(rows: Sequence[UsageFields], key: str) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[UsageFields]] = {}
     for r in rows:
         groups.setdefault(str(getattr(r, key)) or "-", []).append(r)
     return {k: _sum(v) for k, v in sorted(groups.items())}
 
 
-def usage_json(store: Store, run_id: str) -> dict[str, Any]:
+def usage_json(store: RunReader, run_id: str) -> dict[str, Any]:
     """``{"total": {...}, "by_role": {...}, "by_subtask": {...}, "by_model": {...}}``.
 
     Each entry has requests, input_tokens (reported by the provider), output_tokens,
     prompt_tokens (measured offline), cost_usd and failed_requests.
     """
-    rows = _rows(store, run_id)
+    rows = store.usage(run_id)
     return {
         "total": _sum(rows),
         "by_role": _grouped(rows, "role"),
@@ -84,6 +73,6 @@ def usage_lines_from_json(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def usage_lines(store: Store, run_id: str) -> list[str]:
+def usage_lines(store: RunReader, run_id: str) -> list[str]:
     """Human-readable usage of a run: totals, then per role, subtask and model."""
     return usage_lines_from_json(usage_json(store, run_id))

@@ -63,6 +63,10 @@ DESCRIPTIONS: Final[Mapping[str, str]] = {
 }
 """Where each built-in calculator lives (for the record; never imported from here)."""
 
+SHIPPED_WITH_ASE: Final = frozenset({"emt", "lj"})
+"""Built-in calculators that ASE itself ships: importable wherever simwright is, so a
+check before a run needs only the name, not the (slow) import."""
+
 
 def calculator_names() -> tuple[str, ...]:
     """Registered calculator names: built-in, then entry points."""

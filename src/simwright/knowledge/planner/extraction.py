@@ -28,7 +28,7 @@ from simwright.knowledge.planner.substances import SUBSTANCES, find_compounds, f
 from simwright.knowledge.schema import ParameterSpec, Scalar, Value
 from simwright.text import element_mentions, find_formulas, find_phrases, mask
 
-_MOLAR = dimensionality("mol/L")
+_MOLAR_UNIT = "mol/L"
 _SEQUENCE_SEP = r"\s*(?:->|→|=>|,|;|then|to|and)\s*"
 _NUM = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _RATIO = re.compile(r"(?<![\w.:])\d+(?:\.\d+)?(?:\s*:\s*\d+(?:\.\d+)?)+(?![\w.:])")
@@ -162,6 +162,8 @@ def _check_substances(masked: str, module: KnowledgeModule) -> None:
 def _quantities(
     text: str, quantities: list[FoundQuantity], module: KnowledgeModule, found: Findings
 ) -> None:
+    if not quantities:
+        return  # nothing to place: the unit registry is not even loaded
     items = [Item(q.dimensionality(), q.start, q.end, q.text, q) for q in quantities]
     pairs, orphans = assign(text, items, module.parameters, _quantity_kind)
     for orphan in orphans:
@@ -176,7 +178,7 @@ def _quantities(
 
 def _orphan_message(item: Item, module: KnowledgeModule) -> str:
     takes = ", ".join(f"{n} ({s.unit})" for n, s in module.parameters.items() if s.unit)
-    if item.kind == _MOLAR:
+    if item.kind == dimensionality(_MOLAR_UNIT):
         return (
             f"{item.text!r} is a molar concentration (mol/L); {module.id} takes molality "
             "(mol/kg), which needs no density: write e.g. '1 mol/kg' or '1 m'"

@@ -180,7 +180,9 @@ def _resolve(
         proto, raw = _claim_property(text, computing, modules)
         _check_claimed(text, proto, raw)
         params = proto.validate(raw)
-        return Resolution(text, proto, params, source="protocol parser", given=frozenset(raw))
+        return Resolution(
+            text, proto, params, source="protocol parser", given=proto.given_keys(text, raw)
+        )
     fallback = next((m for m in modules if m.id == default_module), None)
     try:
         module = choose_module(text, modules)[0].module
@@ -192,7 +194,7 @@ def _resolve(
             _check_claimed(text, proto, raw)
             params = proto.validate(raw)
             source = "protocol parser"
-            return Resolution(text, proto, params, source=source, given=frozenset(raw))
+            return Resolution(text, proto, params, source=source, given=proto.given_keys(text, raw))
         module = fallback
     stated = find_stated(text)
     if module.protocol is not None and module.protocol in protocols:

@@ -30,7 +30,7 @@ from simwright.protocols.liquids.run import (
     prepare_liquid,
 )
 from simwright.protocols.liquids.sizing import liquid_estimate
-from simwright.protocols.liquids.words import parse_liquid_request
+from simwright.protocols.liquids.words import parse_liquid_request, water_model_assumed
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.md import produce, steps_for
@@ -245,6 +245,7 @@ PROTOCOL = Protocol(
         "density of molten NaCl at 1200 K",
     ),
     parse_request=parse_request,
+    defaulted=water_model_assumed,
     estimate=liquid_estimate,
     prepare=md_inputs,
 )

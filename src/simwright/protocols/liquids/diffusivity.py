@@ -37,7 +37,7 @@ from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols import sizing
 from simwright.protocols.inputs import md_inputs
 from simwright.protocols.liquids import diffusivity_report as report
-from simwright.protocols.liquids.words import water_model
+from simwright.protocols.liquids.words import water_model, water_model_assumed
 from simwright.protocols.md_systems import MIN_FRAMES, SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult
@@ -432,6 +432,7 @@ PROTOCOL = Protocol(
         "diffusion coefficient of liquid argon at 94.4 K",
     ),
     parse_request=parse_request,
+    defaulted=water_model_assumed,
     engines=("packmol", "lmp"),
     estimate=sizing.diffusivity_estimate,
     prepare=md_inputs,

@@ -40,7 +40,7 @@ from simwright.protocols.liquids.run import (
     production_spec,
 )
 from simwright.protocols.liquids.sizing import liquid_estimate
-from simwright.protocols.liquids.words import parse_liquid_request
+from simwright.protocols.liquids.words import parse_liquid_request, water_model_assumed
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
@@ -305,6 +305,7 @@ PROTOCOL = Protocol(
         "RDF of molten NaCl at 1200 K",
     ),
     parse_request=parse_request,
+    defaulted=water_model_assumed,
     estimate=liquid_estimate,
     prepare=md_inputs,
 )

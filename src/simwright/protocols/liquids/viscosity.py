@@ -35,7 +35,7 @@ from simwright.protocols.liquids.run import (
     production_spec,
 )
 from simwright.protocols.liquids.sizing import liquid_estimate
-from simwright.protocols.liquids.words import parse_liquid_request
+from simwright.protocols.liquids.words import parse_liquid_request, water_model_assumed
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
@@ -303,6 +303,7 @@ PROTOCOL = Protocol(
         "shear viscosity of liquid argon",
     ),
     parse_request=parse_request,
+    defaulted=water_model_assumed,
     estimate=liquid_estimate,
     prepare=md_inputs,
 )

@@ -51,6 +51,14 @@ def water_model(text: str) -> str | None:
     return None
 
 
+def water_model_assumed(text: str) -> frozenset[str]:
+    """``{"system"}`` when the request says plain "water" without naming a model: the
+    liquid is given, the model (SPC/E) is assumed (see :attr:`Protocol.defaulted`)."""
+    named = any(has_word(text, *words) for words in WATER_MODELS.values())
+    plain = has_word(text, "water", "h2o")
+    return frozenset({"system"}) if plain and not named else frozenset()
+
+
 def liquid_system(text: str, allowed: tuple[str, ...], protocol: str) -> str | None:
     """The system of ``allowed`` that ``text`` names, None if it names no liquid.
 
