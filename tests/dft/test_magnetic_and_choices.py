@@ -211,3 +211,36 @@ def test_pw_x_messages_of_noncollinear_plus_u_are_repaired(tmp_path: Path) -> No
     assert [c.exit_code for c in calls][-1] == 0 and len(calls) == 3
     assert "full_lda_plus_u" in out.result.summary
     assert "full_lda_plus_u_forces" in out.result.summary
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pw.x") is None, reason="pw.x is needed")
+@needs_pseudos
+def test_relax_bulk_reports_its_residual_pressure(tmp_path: Path) -> None:
+    """'relax bulk Si' is a vc-relax whose report carries |P| of the final SCF, and a note
+    exactly when it is above the limit: a compressed start, a 12 Ry basis (large Pulay
+    stress) and a loose press_conv_thr of 5 kbar leave about 3 kbar."""
+    from simwright.graph import Runner
+    from simwright.protocols.dft.common import RESIDUAL_PRESSURE_LIMIT_BAR
+    from simwright.settings import Settings
+    from simwright.store import Store
+
+    r = resolve("relax bulk Si with LDA", PROTOCOLS)
+    raw = r.params.model_dump(exclude_defaults=True)
+    raw["structure"] = {**raw["structure"], "a_a": 5.25}
+    raw.update(ecutwfc_ry=12.0, kspacing_inv_a=0.8, overrides={"cell": {"press_conv_thr": 5.0}})
+    params = r.protocol.validate(raw)
+    assert params.calculation == "vc-relax"  # type: ignore[attr-defined]
+    store = Store.at(tmp_path / "simwright.db")
+    out = Runner(store, Settings(home=tmp_path, threads=1)).start(
+        r.protocol.graph, r.protocol.first_step(params), protocol=r.protocol.name, params=params
+    )
+    warnings = [e for e in store.events(out.run_id) if e.kind == "warning"]
+    store.close()
+    assert out.status == "completed", out.error
+    values = out.result.values
+    residual = values["residual_pressure"].value
+    assert residual == pytest.approx(abs(values["pressure"].value))
+    report = next(out.run_dir.glob("steps/*-Report/report.md")).read_text()
+    assert residual > RESIDUAL_PRESSURE_LIMIT_BAR
+    assert "residual pressure" in report and "Pulay" in report and warnings
