@@ -292,10 +292,11 @@ def _check_stated(stated: list[Stated], module: KnowledgeModule, protocol: str, 
 
 def _carries(given_text: str, stated_text: str) -> bool:
     """A given value's words carry a stated phrase: they contain it, or they are the
-    value inside it ("12 Å" of "12 Å box")."""
+    number inside it ("12 Å" of "12 Å box"; a word such as "PBE" never carries "PBE+U")."""
     given, stated = given_text.lower(), stated_text.lower()
     parts = [p for p in given.split(TEXT_JOIN) if p.strip()]
-    return stated in given or any(p.strip() in stated for p in parts if len(p.strip()) > 1)
+    numbers = [p.strip() for p in parts if re.search(r"\d", p)]
+    return stated in given or any(p in stated for p in numbers)
 
 
 def _ledger(stated: list[Stated], result: Plan, protocol: str) -> tuple[PhraseUse, ...]:
