@@ -65,10 +65,13 @@ class Ordered:
 
 
 def _labelled(built: BuiltStructure, structure: Structure, up: set[int], note: str) -> Ordered:
-    labels = []
-    for i, sym in enumerate(structure.symbols):
-        magnetic = sym == structure.symbols[min(up)] if up else False
-        labels.append(f"{sym}{1 if i in up else 2}" if magnetic else sym)
+    """Label the atoms of the magnetic element (the one of the atoms in ``up``): ``X1`` up,
+    ``X2`` down; the other elements keep their symbol."""
+    metal = structure.symbols[min(up)]
+    labels = [
+        (f"{sym}{1 if i in up else 2}" if sym == metal else sym)
+        for i, sym in enumerate(structure.symbols)
+    ]
     signs = {lab: (1 if lab.endswith("1") else -1) for lab in labels if lab[-1].isdigit()}
     new = replace(
         built,
@@ -124,18 +127,18 @@ def antiferromagnetic(built: BuiltStructure, name: str, lattice: str | None) -> 
 
 def hubbard_values(
     formula_elements: list[str], given: dict[str, float], use_table: bool
-) -> tuple[dict[str, float], tuple[str, ...]]:
-    """Element -> U (eV) and notes: the given values, then (with ``use_table``) the table's
-    for the other transition metals of an oxide or fluoride."""
+) -> tuple[dict[str, float], dict[str, str]]:
+    """Element -> U (eV) and element -> where it came from: the given values, then (with
+    ``use_table``) the table's for the other transition metals of an oxide or fluoride."""
     values = dict(given)
-    notes: list[str] = []
+    sources = {e: "given in the request" for e in given}
     if not use_table:
-        return values, ()
+        return values, sources
     metals = [e for e in correlated_elements("".join(formula_elements)) if e not in values]
     if not metals:
         if not values:
             raise ValidationError("DFT+U needs a d or f element to put U on")
-        return values, ()
+        return values, sources
     if not {"O", "F"} & set(formula_elements):
         raise ValidationError(
             f"the tabulated U values are for oxides and fluorides; give U for "
@@ -149,5 +152,5 @@ def hubbard_values(
         )
     for e in metals:
         values[e] = MP_HUBBARD_U_EV[e]
-        notes.append(f"Hubbard U: {e} {MP_HUBBARD_U_EV[e]} eV; {HUBBARD_TABLE_CITATION}")
-    return values, tuple(notes)
+        sources[e] = f"Hubbard U: {e} {MP_HUBBARD_U_EV[e]} eV; {HUBBARD_TABLE_CITATION}"
+    return values, sources

@@ -352,10 +352,10 @@ def _species_plan(
         syms = [ordered.built.structure.symbols[ordered.labels.index(n)] for n in names]
         signs = [ordered.signs.get(n, 1) for n in names]
     given = dict(request.hubbard_u_ev)
-    values, notes = (
-        hubbard_values(symbols, given, request.hubbard) if (request.hubbard or given) else ({}, ())
+    values, source = (
+        hubbard_values(symbols, given, request.hubbard) if (request.hubbard or given) else ({}, {})
     )
-    source = {e: ("given in the request" if e in given else notes[0]) for e in values}
+    notes = tuple(v for e, v in source.items() if e not in given)
     plan = SpeciesPlan(tuple(names), tuple(syms), tuple(signs), values, source)
     return plan, notes
 
