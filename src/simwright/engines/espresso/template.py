@@ -92,9 +92,11 @@ class Species:
         why = plain_name(self.pseudo_file)
         if why:
             raise ConfinementError(f"pseudopotential of {self.symbol}: {why}")
-        if self.label is not None and not re.fullmatch(rf"{self.symbol}[0-9_]{{1,2}}", self.label):
+        label_ok = re.fullmatch(rf"{self.symbol}[0-9]", self.label or "")
+        if self.label is not None and (not label_ok or len(self.label) > 3):
             raise ValidationError(
-                f"species label {self.label!r} must be the element and one or two digits"
+                f"species label {self.label!r} must be the element and one digit "
+                "(pw.x reads at most three characters)"
             )
 
     @property
