@@ -1,4 +1,5 @@
-"""Shared fixtures: an isolated simwright home with a real SQLite store."""
+"""Shared fixtures: an isolated simwright home with a real SQLite store, and a
+temporary PostgreSQL server for the tests that need one."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import postgres
 from simwright.settings import Settings
 from simwright.store import Store
 
@@ -23,3 +25,13 @@ def store(settings: Settings) -> Iterator[Store]:
     s = Store.at(settings.home / "simwright.db")
     yield s
     s.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[postgres.Server]:
+    """A temporary PostgreSQL cluster for the session (skipped when it cannot start)."""
+    reason = postgres.why_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with postgres.running_server() as server:
+        yield server

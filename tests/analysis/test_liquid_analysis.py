@@ -54,6 +54,36 @@ def test_viscosity_of_an_ou_stress_matches_its_integral() -> None:
     assert hf.eta_mpa_s == pytest.approx(expected, rel=0.15)
 
 
+def isotropic_stress(n: int, tau: int, sigma: float, seed: int) -> np.ndarray:
+    """(n, 6) pxx pyy pzz pxy pxz pyz of an isotropic fluid: five OU amplitudes on an
+    orthonormal traceless basis plus a fluctuating pressure; C_xy = σ²/2 · exp(−k/τ)."""
+    a = [ou_series(n, tau, sigma, seed + k) for k in range(5)]
+    p = 300.0 + ou_series(n, tau, 3 * sigma, seed + 9)
+    r2, r6 = np.sqrt(2.0), np.sqrt(6.0)
+    xx = p + a[3] / r2 + a[4] / r6
+    yy = p - a[3] / r2 + a[4] / r6
+    zz = p - 2 * a[4] / r6
+    return np.column_stack([xx, yy, zz, a[0] / r2, a[1] / r2, a[2] / r2])
+
+
+def test_traceless_tensor_viscosity_equals_the_off_diagonal_one() -> None:
+    tau, sigma, dt, n = 20, 100.0, 2.0, 100_000
+    tensor = isotropic_stress(n, tau, sigma, seed=11)
+    volume, temperature = 8000.0, 300.0
+    integral = 0.5 * sigma**2 * tau * dt  # ∫ C_xy (bar²·fs)
+    expected = volume / (KB_EV_K * temperature) * integral * BAR2_A3_FS_PER_EV_TO_MPA_S
+    options = {"window_fs": 10 * tau * dt, "rel_tol": 0.05, "max_lag_fraction": 0.01}
+    full = green_kubo_viscosity(tensor, dt, volume, temperature, **options)
+    off = green_kubo_viscosity(tensor[:, 3:], dt, volume, temperature, **options)
+    assert full.eta_mpa_s == pytest.approx(expected, rel=0.1)
+    assert off.eta_mpa_s == pytest.approx(expected, rel=0.15)
+    hf = helfand_viscosity(tensor, dt, volume, temperature, max_lag_fraction=0.01)
+    assert len(hf.component_eta_mpa_s) == 6
+    assert hf.eta_mpa_s == pytest.approx(expected, rel=0.15)
+    with pytest.raises(ValidationError, match="full tensor"):
+        green_kubo_viscosity(tensor[:, :4], dt, volume, temperature, **options)
+
+
 def test_units_of_viscosity_and_conductivity() -> None:
     # bar² Å³ fs / eV in mPa·s and e² Å²/(fs Å³ eV) in S/cm, from SI by hand
     assert pytest.approx(6.241509e-14, rel=1e-6) == BAR2_A3_FS_PER_EV_TO_MPA_S

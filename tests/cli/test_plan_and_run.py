@@ -25,9 +25,9 @@ def cli(tmp_path: Path):
 
 
 def test_plan_and_run_refuse_the_same_request_and_no_run_is_left(cli) -> None:
-    code, planned = cli("plan", "surface energy of Cu(111) with PBE")
-    assert code == 2 and "'surface energy'" in planned["error"]
-    code, ran = cli("run", "surface energy of Cu(111) with PBE")
+    code, planned = cli("plan", "melting point of Cu with PBE")
+    assert code == 2 and "'melting point'" in planned["error"]
+    code, ran = cli("run", "melting point of Cu with PBE")
     assert code == 2 and ran["error"] == planned["error"]
     _, runs = cli("runs")
     assert runs["runs"] == []

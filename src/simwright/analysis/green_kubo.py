@@ -216,9 +216,34 @@ def green_kubo_integral(
     is the plateau of its running integral (:func:`find_plateau`). Without
     ``window_fs`` the window is ``window_correlation_times`` correlation times.
     """
+    acf = autocorrelation(series, subtract_mean=subtract_mean)
+    return integral_of_acf(
+        acf,
+        sample_interval_fs,
+        window_fs=window_fs,
+        window_correlation_times=window_correlation_times,
+        rel_tol=rel_tol,
+        max_lag_fraction=max_lag_fraction,
+    )
+
+
+def integral_of_acf(
+    acf: np.ndarray,
+    sample_interval_fs: float,
+    *,
+    window_fs: float | None = None,
+    window_correlation_times: float = 5.0,
+    rel_tol: float = DEFAULT_REL_TOL,
+    max_lag_fraction: float = 0.5,
+) -> GreenKuboIntegral:
+    """∫₀^∞ C(t) dt of an autocorrelation ``acf`` already computed (lag 0 first).
+
+    The plateau rule is that of :func:`green_kubo_integral`; use this entry when the
+    ACF combines several series with weights (e.g. the traceless pressure tensor).
+    """
     if not 0.0 < max_lag_fraction <= 1.0:
         raise ValidationError(f"max_lag_fraction must be in (0, 1], got {max_lag_fraction}")
-    acf = autocorrelation(series, subtract_mean=subtract_mean)
+    acf = np.asarray(acf, dtype=np.float64)
     lag_fs = np.arange(acf.size, dtype=np.float64) * sample_interval_fs
     integral = running_integral(acf, sample_interval_fs)
     if window_fs is None:

@@ -13,6 +13,15 @@ standard error of the three component values.
 Each component's mean is subtracted first (it vanishes in equilibrium; a finite run's
 small offset would add a t² term to the Helfand moment).
 
+Given the full tensor (``pxx pyy pzz pxy pxz pyz``), all of its symmetric traceless part
+T = P − (tr P/3) I is used: in an isotropic liquid each diagonal ⟨T_aa T_aa⟩ is 4/3 of an
+off-diagonal ⟨P_ab P_ab⟩, so η = V/(10 k_B T) ∫ Σ_ab ⟨T_ab(0) T_ab(t)⟩ dt (P. J. Daivis,
+D. J. Evans, J. Chem. Phys. 100, 541 (1994); citation from memory, not re-checked here;
+the identity follows from isotropy and is tested on a synthetic isotropic tensor). The
+six off-diagonal and three diagonal terms weigh 6 and 3 of the 10; the diagonal terms add
+information the three off-diagonal components alone leave unused (same mean, smaller
+scatter between runs).
+
 Units: P in bar, V in Å³, t in fs, k_B T in eV::
 
     bar² · Å³ · fs / eV = (1e5 Pa)² · 1e-30 m³ · 1e-15 s / 1.602176634e-19 J
@@ -27,7 +36,7 @@ from typing import Final
 import numpy as np
 
 from simwright.analysis.convergence import fit_line
-from simwright.analysis.green_kubo import GreenKuboIntegral, green_kubo_integral
+from simwright.analysis.green_kubo import GreenKuboIntegral, autocorrelation, integral_of_acf
 from simwright.analysis.integration import running_integral
 from simwright.analysis.window_msd import window_msd
 from simwright.errors import ValidationError
@@ -50,7 +59,7 @@ class GreenKuboViscosity:
 
 @dataclass(frozen=True, eq=False)
 class HelfandViscosity:
-    """η (mPa·s) from the Helfand moments, its component spread and the fitted curve."""
+    """η (mPa·s) from the Helfand moments, its component spread and the weighted moment."""
 
     eta_mpa_s: float
     eta_err_mpa_s: float
@@ -58,7 +67,8 @@ class HelfandViscosity:
     moment_bar2_fs2: np.ndarray
     fit_start_fs: float
     fit_end_fs: float
-    component_eta_mpa_s: tuple[float, float, float]
+    component_eta_mpa_s: tuple[float, ...]
+    """η of each component (three off-diagonal, then three diagonal if given)."""
 
 
 def _prefactor(volume_a3: float, temperature_k: float) -> float:
@@ -67,11 +77,33 @@ def _prefactor(volume_a3: float, temperature_k: float) -> float:
     return volume_a3 / (KB_EV_K * temperature_k) * BAR2_A3_FS_PER_EV_TO_MPA_S
 
 
-def _off_diagonal(shear_bar: np.ndarray) -> np.ndarray:
+def _components(shear_bar: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """(off-diagonal (n, 3), diagonal deviations (n, 3) or None), means removed."""
     data = np.asarray(shear_bar, dtype=float)
-    if data.ndim != 2 or data.shape[1] != 3 or data.shape[0] < 10:
-        raise ValidationError("give the pressure components xy, xz, yz as (n >= 10, 3)")
-    return data - data.mean(axis=0)
+    if data.ndim != 2 or data.shape[1] not in (3, 6) or data.shape[0] < 10:
+        raise ValidationError(
+            "give the pressure components xy, xz, yz as (n >= 10, 3), or the full tensor "
+            "xx, yy, zz, xy, xz, yz as (n >= 10, 6)"
+        )
+    if data.shape[1] == 3:
+        return data - data.mean(axis=0), None
+    off = data[:, 3:] - data[:, 3:].mean(axis=0)
+    diag = data[:, :3] - data[:, :3].mean(axis=1, keepdims=True)
+    return off, diag - diag.mean(axis=0)
+
+
+def shear_acf(shear_bar: np.ndarray) -> np.ndarray:
+    """The shear-stress ACF (bar²) whose integral × V/(k_B T) is η.
+
+    Three columns: the mean ACF of xy, xz, yz. Six columns (the full tensor): the
+    traceless-tensor average (6 C_off + 3 C_diag)/10 of the module docstring.
+    """
+    off, diag = _components(shear_bar)
+    acf = autocorrelation(off)
+    if diag is None:
+        return acf
+    out: np.ndarray = (6.0 * acf + 3.0 * autocorrelation(diag)) / 10.0
+    return out
 
 
 def green_kubo_viscosity(
@@ -84,9 +116,9 @@ def green_kubo_viscosity(
     rel_tol: float,
     max_lag_fraction: float = 0.5,
 ) -> GreenKuboViscosity:
-    """η by Green–Kubo from (n, 3) off-diagonal pressures sampled every interval."""
-    integral = green_kubo_integral(
-        _off_diagonal(shear_bar),
+    """η by Green–Kubo from (n, 3) off-diagonal pressures or the (n, 6) full tensor."""
+    integral = integral_of_acf(
+        shear_acf(shear_bar),
         sample_interval_fs,
         window_fs=window_fs,
         rel_tol=rel_tol,
@@ -110,32 +142,38 @@ def helfand_viscosity(
     max_lag_fraction: float = 0.5,
     fit_fractions: tuple[float, float] = (0.2, 0.8),
 ) -> HelfandViscosity:
-    """η from the Helfand moments of the three components (see the module docstring).
+    """η from the Helfand moments of each component (see the module docstring).
 
     Lags run up to ``max_lag_fraction`` of the series; the line is fitted over
-    ``fit_fractions`` of that lag range.
+    ``fit_fractions`` of that lag range. With the full tensor the diagonal
+    deviations enter scaled by 3/4 and weighted as in :func:`shear_acf`; the
+    uncertainty is the standard error of the per-component values.
     """
-    data = _off_diagonal(shear_bar)
-    n_lag = max(4, int(max_lag_fraction * data.shape[0]))
+    off, diag = _components(shear_bar)
+    n_lag = max(4, int(max_lag_fraction * off.shape[0]))
     lag = np.arange(n_lag) * sample_interval_fs
     start, end = fit_fractions
     mask = (lag >= start * lag[-1]) & (lag <= end * lag[-1])
     if mask.sum() < 3:
         raise ValidationError("too few lags in the Helfand fit window; run longer")
     factor = _prefactor(volume_a3, temperature_k) / 2.0
-    moments, etas = [], []
-    for column in data.T:
-        helfand = running_integral(column, sample_interval_fs)
-        moment = window_msd(helfand)[:n_lag]
-        moments.append(moment)
-        etas.append(factor * fit_line(lag[mask], moment[mask]).slope)
-    values = np.array(etas)
+    groups = [(off, 1.0, 6.0)] if diag is None else [(off, 1.0, 6.0), (diag, 0.75, 4.0)]
+    moments, etas, weights = [], [], []
+    for data, scale, weight in groups:
+        for column in data.T:
+            helfand = running_integral(column, sample_interval_fs)
+            moment = scale * window_msd(helfand)[:n_lag]
+            moments.append((weight / data.shape[1], moment))
+            etas.append(factor * fit_line(lag[mask], moment[mask]).slope)
+            weights.append(weight / data.shape[1])
+    values, w = np.array(etas), np.array(weights)
+    total = sum(wt * m for wt, m in moments) / w.sum()
     return HelfandViscosity(
-        eta_mpa_s=float(values.mean()),
-        eta_err_mpa_s=float(values.std(ddof=1) / np.sqrt(3)),
+        eta_mpa_s=float(np.sum(w * values) / w.sum()),
+        eta_err_mpa_s=float(values.std(ddof=1) / np.sqrt(values.size)),
         lag_fs=lag,
-        moment_bar2_fs2=np.mean(moments, axis=0),
+        moment_bar2_fs2=np.asarray(total),
         fit_start_fs=float(lag[mask][0]),
         fit_end_fs=float(lag[mask][-1]),
-        component_eta_mpa_s=(float(values[0]), float(values[1]), float(values[2])),
+        component_eta_mpa_s=tuple(float(v) for v in values),
     )

@@ -178,7 +178,7 @@ def settings_for(home: Path | None) -> Settings:
 def store_exists(settings: Settings) -> bool:
     """False when the store of ``settings`` is a SQLite file that does not exist yet."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.store.reading import sqlite_path
+    from simwright.store.urls import sqlite_path
 
     db = sqlite_path(settings.db_url)
     return db is None or db.is_file()

@@ -41,6 +41,7 @@ from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
 from simwright.cli.potentials import potentials as potentials_command
+from simwright.cli.store import store_app
 from simwright.errors import ContractError, SimwrightError
 
 if TYPE_CHECKING:
@@ -218,7 +219,8 @@ def runs(
         if not json_out:
             err.print(f"no runs yet (no simwright store at {settings.home})", highlight=False)
     else:
-        rows = open_reader(settings).list_runs(limit)
+        with contextlib.closing(open_reader(settings)) as reader:
+            rows = reader.list_runs(limit)
     if json_out:
         emit({"runs": [run_json(r) for r in rows]})
     else:
@@ -236,8 +238,8 @@ def show(
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.cli.views import print_show, show_json
 
-    reader = open_reader(settings_for(home))
-    data = show_json(reader, reader.get_run(run_id))
+    with contextlib.closing(open_reader(settings_for(home))) as reader:
+        data = show_json(reader, reader.get_run(run_id))
     if json_out:
         emit(data)
     else:
@@ -356,6 +358,7 @@ app.command("ask")(ask_command)
 app.command("potentials")(potentials_command)
 app.command("engines")(engines_command)
 app.add_typer(campaign_app, name="campaign")
+app.add_typer(store_app, name="store")
 
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
 app.add_typer(validate_app, name="validate")

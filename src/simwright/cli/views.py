@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,14 @@ if TYPE_CHECKING:
 TYPE_KEY = "__type__"
 
 
+def utc_iso(moment: datetime | None) -> str | None:
+    """A stored time in ISO 8601 with its UTC offset: the store writes UTC, and SQLite
+    hands it back without the zone (PostgreSQL with it), so both print alike."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
 def run_json(row: RunFields) -> dict[str, Any]:
     """The summary of a run as ``simwright runs --json`` lists it.
 
@@ -38,7 +47,7 @@ def run_json(row: RunFields) -> dict[str, Any]:
         "protocol": row.protocol,
         "status": live_status(row.status, Path(row.workdir)),
         "request": row.request,
-        "created_at": row.created_at.isoformat() if row.created_at else None,
+        "created_at": utc_iso(row.created_at),
         "run_dir": row.workdir,
     }
 
@@ -242,7 +251,7 @@ def show_json(store: RunReader, row: RunFields) -> dict[str, Any]:
                     "kind": e.kind,
                     "message": e.message,
                     "step_id": e.step_id,
-                    "at": e.created_at.isoformat() if e.created_at else None,
+                    "at": utc_iso(e.created_at),
                 }
                 for e in store.events(row.id)
             ],

@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from simwright.locks import waiting_lock
 
 if TYPE_CHECKING:
     from alembic.config import Config
-    from sqlalchemy.engine import Engine
+    from sqlalchemy.engine import Connection, Engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -55,32 +55,47 @@ def head_revision() -> str:
 
 def current_revision(engine: Engine) -> str | None:
     """The schema revision the database is at (None for an empty database)."""
+    with engine.connect() as conn:
+        return _revision(conn)
+
+
+def _revision(conn: Connection) -> str | None:
     # lazy: the plain reader (store/reading.py) imports this module without SQLAlchemy
     from sqlalchemy import inspect, text
 
-    with engine.connect() as conn:
-        if not inspect(conn).has_table("alembic_version"):
-            return None
-        row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
     return None if row is None else str(row[0])
+
+
+PG_MIGRATION_LOCK: Final = 0x5157_0001
+"""The PostgreSQL advisory-lock key that serialises migrations of one database."""
 
 
 def upgrade(engine: Engine, lock_path: Path | None = None) -> None:
     """Upgrade ``engine``'s database to the head revision (no-op when already there).
 
-    With ``lock_path`` the migration runs under an exclusive lock on that file, and the
-    revision is read again once the lock is held (another process may have migrated).
+    Concurrent openers of a new database migrate it once: with ``lock_path`` (SQLite)
+    under an exclusive lock on that file; on PostgreSQL under a transaction-scoped
+    advisory lock (its DDL is transactional, so the migration and the lock end together).
+    The revision is read again once the lock is held (another process may have migrated).
     """
     head = head_revision()
     if current_revision(engine) == head:
         return
     with waiting_lock(lock_path) if lock_path is not None else nullcontext():
-        if current_revision(engine) == head:
-            return
-        # lazy: Alembic takes about a quarter of a second to import; only a migration needs it
-        from alembic import command
+        # lazy: SQLAlchemy's text() only when a migration may be due
+        from sqlalchemy import text
 
-        cfg = alembic_config()
         with engine.begin() as conn:
+            if engine.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_MIGRATION_LOCK})
+            if _revision(conn) == head:
+                return
+            # lazy: Alembic takes about a quarter of a second to import; only a migration needs it
+            from alembic import command
+
+            cfg = alembic_config()
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from simwright.errors import StoreError
+from simwright.store.urls import sqlite_path
 
 
 class RunFields(Protocol):
@@ -149,12 +150,9 @@ class RunReader(Protocol):
         """The model-usage rows of a run."""
         ...
 
-
-def sqlite_path(url: str) -> Path | None:
-    """The file of a SQLite URL (None for another database or an in-memory one)."""
-    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
-        return None
-    return Path(url.removeprefix("sqlite:///"))
+    def close(self) -> None:
+        """Release the database connections."""
+        ...
 
 
 _DATETIMES = frozenset({"created_at", "updated_at", "started_at", "finished_at"})
@@ -242,6 +240,9 @@ class SqliteReader:
     def events(self, run_id: str) -> Sequence[EventFields]:
         """All events of a run."""
         return cast(Sequence[EventFields], self._children("events", run_id))
+
+    def close(self) -> None:
+        """Nothing to release: every query opens and closes its own connection."""
 
     def usage(self, run_id: str) -> Sequence[UsageFields]:
         """The model-usage rows of a run."""

@@ -27,8 +27,8 @@ from simwright.store.models import (
     utcnow,
 )
 from simwright.store.models_agents import AgentUsageRow
-from simwright.store.reading import sqlite_path
 from simwright.store.records import EventRecord, StepOutcome
+from simwright.store.urls import sqlite_path
 
 RowT = TypeVar("RowT", bound=Base)
 

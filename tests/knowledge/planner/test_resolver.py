@@ -53,9 +53,8 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
     ("text", "words", "instead"),
     [
         ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
-        ("surface energy of Cu(111) with PBE", "surface energy", "dft_scf"),
         ("melting point of Cu with EMT", "melting point", "lattice_constant"),
-        ("adsorption energy of CO on Pt(111) with PBE", "adsorption energy", "slab"),
+        ("heat capacity of bulk Cu with PBE", "heat capacity", "thermal_conductivity"),
     ],
 )
 def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(

@@ -52,14 +52,39 @@ PROPERTIES: tuple[Property, ...] = (
         "dft_scf with a stated ecutwfc and k-point spacing",
         ("dft_convergence",),
     ),
-    Property("formation energy", r"(?:vacancy )?formation energy", _DFT_INSTEAD),
-    Property("surface energy", r"surface energy", _DFT_INSTEAD),
+    Property(
+        "vacancy formation energy",
+        r"(?:mono)?vacancy formation energ(?:y|ies)|vacancy energy",
+        "vacancy_formation_energy computes it with a LAMMPS potential or an ASE calculator; "
+        + _DFT_INSTEAD,
+        ("vacancy_formation_energy", "dft_vacancy_formation_energy"),
+    ),
+    Property(
+        "formation energy",
+        r"formation energy|(?:enthalpy|heat) of formation",
+        _DFT_INSTEAD,
+        ("dft_formation_energy",),
+    ),
+    Property(
+        "surface energy",
+        r"surface energ(?:y|ies)",
+        "surface_energy computes low-index facets with a LAMMPS potential or an ASE "
+        "calculator; " + _DFT_INSTEAD,
+        ("surface_energy", "dft_surface_energy"),
+    ),
+    Property(
+        "stacking fault energy",
+        r"(?:generali[sz]ed |intrinsic |unstable )?stacking[- ]fault(?: energy| curve)?",
+        "stacking_fault (fcc (111)[11-2], LAMMPS potential or ASE calculator)",
+        ("stacking_fault", "dft_stacking_fault"),
+    ),
     Property(
         "adsorption energy",
         r"adsorption energy|binding energy",
         "dft_scf of the slab and of the molecule separately (e.g. 'SCF of a Pt(111) slab "
         "with PBE'); adsorption isotherms are a campaign (module "
         "gcmc_adsorption_desorption_campaign)",
+        ("dft_adsorption_energy",),
     ),
     Property(
         "elastic constants",
@@ -92,8 +117,15 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "heat capacity",
-        r"heat capacity|specific heat",
+        r"(?:isobaric )?heat capacity|specific heat",
         "thermal_conductivity (Green–Kubo, LJ argon)",
+        ("liquid_thermal_properties",),
+    ),
+    Property(
+        "thermal expansion",
+        r"(?:volumetric )?thermal expansion(?: coefficient)?|thermal expansivity",
+        "density at two temperatures",
+        ("liquid_thermal_properties", "thermal_expansion"),
     ),
     Property(
         "ionic conductivity",
@@ -102,7 +134,13 @@ PROPERTIES: tuple[Property, ...] = (
         ("ionic_conductivity",),
     ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
-    Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),
+    Property(
+        "reaction barrier",
+        r"(?:reaction|migration|diffusion) barriers?|(?:vacancy )?migration energy",
+        "vacancy_migration (climbing-image NEB of a vacancy hop, LAMMPS potential or ASE "
+        "calculator); " + _DFT_INSTEAD,
+        ("vacancy_migration", "dft_vacancy_migration"),
+    ),
 )
 """Properties a request may ask for that no protocol of the core computes, or only a
 protocol named in the entry (when it is installed)."""

@@ -96,6 +96,10 @@ class Resolution:
                 "alternatives": [],
             }
         )
+        if self.plan is not None:  # a key the protocol marks as defaulted ("water")
+            for name, entry in out["parameters"].items():
+                if entry.get("source") == "given" and name not in self.given:
+                    entry["source"] = "assumed"
         out["source"] = self.source
         out["phrases"] = [
             {"text": p.text, "category": p.category, "how": p.how} for p in self.phrases
@@ -206,7 +210,9 @@ def _resolve(
     _no_unread_potential(text, result)
     params = proto.validate(result.given())
     warnings = check(proto.name, params, result.parameters)
-    return Resolution(text, proto, params, result, uses, warnings, given=frozenset(result.given()))
+    assumed = proto.defaulted(text) if proto.defaulted is not None else frozenset()
+    given = frozenset(result.given()) - assumed  # e.g. plain "water": the model is assumed
+    return Resolution(text, proto, params, result, uses, warnings, given=given)
 
 
 CONDITIONS: dict[str, str] = {

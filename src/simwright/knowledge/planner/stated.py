@@ -399,12 +399,18 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
             "pppm": "charged systems use PPPM electrostatics",
             "lj": "argon is the Lennard-Jones fluid of Rahman (1964)",
         }
-        for name in ("liquid_structure", "density", "viscosity", "ionic_conductivity")
+        for name in (
+            "liquid_structure",
+            "density",
+            "viscosity",
+            "ionic_conductivity",
+            "liquid_thermal_properties",
+        )
     },
 }
 FIXED_BY_PROTOCOL["density"]["npt"] = "the density is sampled at constant pressure (NPT)"
 FIXED_BY_PROTOCOL["viscosity"]["green-kubo"] = (
-    "the protocol integrates the off-diagonal stress autocorrelation (Green–Kubo)"
+    "the protocol integrates the traceless stress autocorrelation (Green–Kubo)"
 )
 FIXED_BY_PROTOCOL["viscosity"]["nvt"] = "production is NVT"
 FIXED_BY_PROTOCOL["ionic_conductivity"]["einstein"] = (
@@ -412,6 +418,16 @@ FIXED_BY_PROTOCOL["ionic_conductivity"]["einstein"] = (
 )
 FIXED_BY_PROTOCOL["ionic_conductivity"]["nvt"] = "production is NVT"
 FIXED_BY_PROTOCOL["liquid_structure"]["nvt"] = "production is NVT"
+FIXED_BY_PROTOCOL["liquid_thermal_properties"]["npt"] = "the scan runs at constant pressure"
+FIXED_BY_PROTOCOL["dft_vacancy_formation_energy"] = {
+    "mesh": "an 'N×N×N supercell' is read as the supercell repeats",
+    "bfgs": "pw.x relaxes with BFGS",
+    "solid": "a bulk crystal",
+}
+FIXED_BY_PROTOCOL["dft_adsorption_energy"] = {
+    "surface cell": "an 'N×M' cell is read as the surface cell (coverage 1/(N·M) ML)",
+    "bfgs": "pw.x relaxes with BFGS",
+}
 """Choices a protocol makes by its procedure: stating them is honoured, not refused."""
 
 

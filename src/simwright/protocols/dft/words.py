@@ -21,6 +21,12 @@ DOS = re.compile(
 )
 WORK_FUNCTION = re.compile(r"\bwork[- ]?functions?\b")
 COHESIVE = re.compile(r"\bcohesive energ(?:y|ies)\b|\batomi[sz]ation energ(?:y|ies)\b")
+VACANCY = re.compile(r"\b(?:mono)?vacanc(?:y|ies)\b")
+FORMATION = re.compile(
+    r"\bformation (?:energ(?:y|ies)|enthalp(?:y|ies))\b|\b(?:enthalpy|heat) of formation\b"
+)
+SURFACE_ENERGY = re.compile(r"\bsurface (?:free )?energ(?:y|ies)\b")
+ADSORPTION = re.compile(r"\b(?:adsorption|binding) energ(?:y|ies)\b")
 
 
 def asks_bands(text: str) -> bool:
@@ -43,9 +49,42 @@ def asks_work_function(text: str) -> bool:
     return WORK_FUNCTION.search(text.lower()) is not None
 
 
+def asks_vacancy(text: str) -> bool:
+    """The request asks for a vacancy formation energy."""
+    low = text.lower()
+    return VACANCY.search(low) is not None and FORMATION.search(low) is not None
+
+
+def asks_formation(text: str) -> bool:
+    """The request asks for the formation energy of a compound (not of a vacancy)."""
+    return FORMATION.search(text.lower()) is not None and not asks_vacancy(text)
+
+
+def asks_surface_energy(text: str) -> bool:
+    """The request asks for a surface energy."""
+    return SURFACE_ENERGY.search(text.lower()) is not None
+
+
+def asks_adsorption(text: str) -> bool:
+    """The request asks for an adsorption (binding) energy."""
+    return ADSORPTION.search(text.lower()) is not None
+
+
 def asks_property(text: str) -> bool:
     """The request asks for one of these properties (not a bare SCF)."""
-    return asks_bands(text) or asks_dos(text) or asks_cohesive(text) or asks_work_function(text)
+    return any(
+        ask(text)
+        for ask in (
+            asks_bands,
+            asks_dos,
+            asks_cohesive,
+            asks_work_function,
+            asks_vacancy,
+            asks_formation,
+            asks_surface_energy,
+            asks_adsorption,
+        )
+    )
 
 
 def element_symbols(text: str) -> str:

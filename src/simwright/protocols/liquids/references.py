@@ -43,6 +43,16 @@ DENSITY: Final[dict[str, tuple[Reference, ...]]] = {
         Reference("density", 0.980, "g/cm^3", f"TIP3P at 298 K, 1 bar: {VEGA_ABASCAL_2011}"),
         WATER_DENSITY_EXPERIMENT,
     ),
+    **{
+        name: (
+            Reference("density", rho, "g/cm^3", f"experiment, {name} at 298.15 K, 1 atm: {src}"),
+        )
+        for name, rho, src in (
+            ("methanol", 0.7866, "CRC Handbook of Chemistry and Physics (≈, ±0.001)"),
+            ("ethanol", 0.7849, "CRC Handbook of Chemistry and Physics (≈, ±0.001)"),
+            ("acetonitrile", 0.7766, "CRC Handbook of Chemistry and Physics (≈, ±0.001)"),
+        )
+    },
 }
 """Densities at 298 K and 1 bar (the models' own values were computed with Ewald sums
 and long-range LJ corrections; simwright's SPC/E and TIP3P defaults have no LJ tail
@@ -127,3 +137,48 @@ DIFFUSION: Final[dict[str, tuple[Reference, ...]]] = {
     ),
 }
 """Self-diffusion coefficients of the water models beyond SPC/E (experiment: Mills 1973)."""
+
+BERTA_2020: Final = (
+    "D. Berta, D. Ferenc, I. Bakó, Á. Madarász, J. Chem. Theory Comput. 16, 3316 (2020), "
+    "Table 1 (298.15 K, 1 atm)"
+)
+WATER_CP_EXPERIMENT: Final = Reference(
+    "heat_capacity_p", 75.4, "J/(mol*K)", f"experiment, liquid water, as listed in {BERTA_2020}"
+)
+WATER_ALPHA_EXPERIMENT: Final = Reference(
+    "thermal_expansion",
+    2.57e-4,
+    "1/K",
+    "experiment, water at 25 °C, 1 atm (IAPWS-95, W. Wagner, A. Pruss, J. Phys. Chem. Ref. "
+    "Data 31, 387 (2002); value from standard tables, not re-checked here)",
+)
+
+THERMAL_PROPERTIES: Final[dict[str, tuple[Reference, ...]]] = {
+    "tip4p2005_water": (
+        Reference(
+            "heat_capacity_p",
+            87.1,
+            "J/(mol*K)",
+            f"rigid TIP4P/2005, classical MD: {BERTA_2020} (other classical values there: "
+            "85.5 and 89)",
+            0.6,
+        ),
+        WATER_CP_EXPERIMENT,
+        WATER_ALPHA_EXPERIMENT,
+    ),
+    "spce_water": (
+        Reference(
+            "heat_capacity_p",
+            87.3,
+            "J/(mol*K)",
+            f"rigid SPC/E, classical (2PT): as listed in {BERTA_2020} (also 87 and 87.4)",
+        ),
+        WATER_CP_EXPERIMENT,
+        WATER_ALPHA_EXPERIMENT,
+    ),
+    "tip3p_water": (WATER_CP_EXPERIMENT, WATER_ALPHA_EXPERIMENT),
+}
+"""C_p and α at 298 K and 1 atm. Classical rigid models lack the quantum corrections of
+the librations and overestimate C_p by ≈ 12 J/(mol·K); compare with the classical value.
+No verified reference is recorded for LJ argon (the 2.5σ shifted model differs from the
+full LJ fluid of the equations of state)."""

@@ -2,8 +2,9 @@
 (Helfand) form as a cross-check.
 
 pack (PACKMOL) → minimize (flexible models) → equilibration (NPT or fixed density) →
-NVT production sampling the pressure tensor → Green–Kubo: autocorrelation of the three
-off-diagonal components (averaged), its running integral and the plateau chosen by a
+NVT production sampling the pressure tensor → Green–Kubo: autocorrelation of the
+symmetric traceless pressure tensor (three off-diagonal and three diagonal terms with the
+Daivis–Evans weights), its running integral and the plateau chosen by a
 rule in code (:func:`simwright.analysis.green_kubo.find_plateau`: the first window of
 ``plateau_window_fs`` over which the integral varies by at most ``plateau_rel_tol``);
 no plateau → extend production (a rule, at most ``max_extensions`` times) → Helfand
@@ -21,7 +22,7 @@ from typing_extensions import override
 
 from simwright.analysis.viscosity import green_kubo_viscosity, helfand_viscosity
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
-from simwright.engines.lammps.pressure_tensor import parse_pressure_tensor
+from simwright.engines.lammps.pressure_tensor import COMPONENTS, parse_pressure_tensor
 from simwright.engines.lammps.templates import PRESSURE_TENSOR_NAME
 from simwright.errors import ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
@@ -121,13 +122,13 @@ class Production(Step):
 
 
 def _shear(ctx: RunContext, tensors: tuple[ArtifactRef, ...]) -> np.ndarray:
-    """(n, 3) off-diagonal pressures (bar) of all segments, repeated steps dropped."""
+    """(n, 6) pressure tensors (bar) of all segments, repeated steps dropped."""
     rows: list[np.ndarray] = []
     last = -1
     for ref in tensors:
         table = read_table(ctx.path(ref))
         keep = table["step"] > last
-        rows.append(np.column_stack([table[c][keep] for c in ("pxy", "pxz", "pyz")]))
+        rows.append(np.column_stack([table[c][keep] for c in COMPONENTS]))
         last = int(table["step"][-1])
     return np.concatenate(rows)
 
@@ -180,7 +181,12 @@ class Analyze(Step):
             name="viscosity",
             columns=(
                 Column("lag", lag, "fs", "lag time"),
-                Column("acf", gk.integral.acf, "bar^2", "off-diagonal pressure ACF (3 averaged)"),
+                Column(
+                    "acf",
+                    gk.integral.acf,
+                    "bar^2",
+                    "shear-stress ACF (traceless pressure tensor, Daivis–Evans average)",
+                ),
                 Column(
                     "eta_running",
                     gk.prefactor_mpa_s * gk.integral.running_integral,
@@ -261,7 +267,8 @@ class Report(Step):
                     f"{p.n_molecules} molecules/atoms/formula units; equilibrated "
                     f"{p.equilibration_ps:g} ps, NVT production {sampled:.1f} ps sampling the "
                     f"pressure tensor every {p.sample_interval_fs:g} fs. Green–Kubo on the "
-                    "three off-diagonal components (ACF averaged, means subtracted); plateau "
+                    "symmetric traceless pressure tensor (three off-diagonal and three "
+                    "diagonal terms, Daivis–Evans weights, means subtracted); plateau "
                     f"{t0:.2f}–{t1:.2f} ps by the first-flat-window rule; Helfand moments "
                     f"fitted over {float(a['helfand_fit_start_fs']) / 1000:.1f}–"
                     f"{float(a['helfand_fit_end_fs']) / 1000:.1f} ps."
