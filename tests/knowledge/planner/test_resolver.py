@@ -52,7 +52,6 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
 @pytest.mark.parametrize(
     ("text", "words", "instead"),
     [
-        ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
         ("melting point of Cu with EMT", "melting point", "lattice_constant"),
         ("vapour pressure of ethanol at 300 K", "vapour pressure", "diffusivity"),
     ],

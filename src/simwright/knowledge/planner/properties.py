@@ -27,6 +27,23 @@ _DFT_INSTEAD = (
     "(lattice constant, bulk modulus)"
 )
 PROPERTIES: tuple[Property, ...] = (
+    # first: "phonon band structure" and "phonon DOS" are phonons, not electronic bands
+    Property(
+        "phonons",
+        r"phonons?(?: dispersion| spectrum| band structure| density of states| dos)?",
+        "phonons (finite displacements with EMT, a catalogued LAMMPS potential or an "
+        "MLIP); there is no DFT phonon protocol yet: dft_scf, dft_relax, dft_eos",
+        ("phonons", "dft_phonons"),
+    ),
+    Property(
+        "diffusivity in a solid electrolyte",
+        r"diffusi(?:on|vity)(?: coefficients?)? (?:of \w+ )?in (?:an? |the )?"
+        r"(?:solid(?:[- ]state)? (?:electrolyte )?|crystalline )?li3n|"
+        r"solid[- ]electrolyte diffusi(?:on|vity)|"
+        r"diffusi(?:on|vity) in (?:an? |the )?solid[- ]electrolyte",
+        "electrolyte_diffusivity (Li+ in a liquid carbonate electrolyte)",
+        ("solid_electrolyte_diffusivity",),
+    ),
     Property(
         "band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD, ("dft_bands",)
     ),
@@ -37,7 +54,6 @@ PROPERTIES: tuple[Property, ...] = (
         _DFT_INSTEAD,
         ("dft_dos",),
     ),
-    Property("phonons", r"phonons?(?: dispersion| spectrum)?", _DFT_INSTEAD),
     Property(
         "cohesive energy",
         r"cohesive energy",

@@ -129,8 +129,12 @@ def resolve(
 
     require_utf8(request, "the request")
     resolution = _resolve(request.strip(), protocols, modules, default_module)
-    if settings is None:
-        return resolution
+    return resolution if settings is None else prepare(resolution, settings)
+
+
+def prepare(resolution: Resolution, settings: Settings) -> Resolution:
+    """``resolution`` after the preflight (names, engines, the estimate against the
+    limits) and the build stage; a refusal raises (:class:`ValidationError`)."""
     checked = check_run(resolution.protocol, resolution.params, settings)
     said = _said(resolution).strip(" ()")
     if checked.problems and said:
