@@ -63,6 +63,8 @@ class ParameterSpec(BaseModel):
     ``conflicts`` lists parameters that are not assumed when this one is given
     (pressure or density, not both). ``ratio`` reads a list from colon notation
     ("3:7"); ``same_length_as`` requires as many items as another list parameter.
+    ``only_with`` (element parameters): read only when one of these parameters was found
+    (the element a Hubbard U is put "on" exists only beside a U).
     """
 
     model_config = _FROZEN
@@ -85,6 +87,7 @@ class ParameterSpec(BaseModel):
     conflicts: list[str] = Field(default_factory=list)
     ratio: bool = False
     same_length_as: str | None = None
+    only_with: list[str] = Field(default_factory=list)
 
     @field_validator("choices", mode="before")
     @classmethod

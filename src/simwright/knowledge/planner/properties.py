@@ -71,6 +71,12 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
     Property(
+        "convergence study",
+        r"convergence (?:study|test|scan)s?|(?:cutoff|k-?points?) convergence",
+        "dft_scf with a stated ecutwfc and k-point spacing",
+        ("dft_convergence",),
+    ),
+    Property(
         "vacancy formation energy",
         r"(?:mono)?vacancy formation energ(?:y|ies)|vacancy energy",
         "vacancy_formation_energy computes it with a LAMMPS potential or an ASE calculator; "

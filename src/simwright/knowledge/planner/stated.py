@@ -248,6 +248,7 @@ TERMS: tuple[Term, ...] = (
             "corundum": r"corundum",
             "quartz": r"(?:alpha[- ]|α-)?quartz",
             "cesiumchloride": r"c(?:a)?esium chloride|cscl(?:-type)?",
+            "multilayer": r"(?:bi|tri|multi|few)-?layers?",
         },
     ),
     *_terms(
