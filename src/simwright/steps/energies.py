@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,13 +27,8 @@ import numpy as np
 from simwright.contract import Column
 from simwright.engines.ase.calculators import CalculatorSpec, energies, stress_points
 from simwright.engines.ase.mlip import MLIP_NAMES, torch_threads
-from simwright.engines.lammps.launcher import lammps_potentials_dir
-from simwright.engines.lammps.potential_point import potential_point
-from simwright.engines.lammps.single_point import single_point
 from simwright.errors import ValidationError
-from simwright.forcefields import get_forcefield
 from simwright.potentials.catalogue import Potential, read_potential
-from simwright.steps.md import launcher
 from simwright.structure import Structure
 
 if TYPE_CHECKING:
@@ -158,12 +154,11 @@ class LammpsEnergies(EnergyEngine):
 
     def describe(self) -> str:
         """The force field and its reference."""
-        ff = get_forcefield(self.forcefield)
-        return f"LAMMPS single points with the {ff.description or ff.name} force field"
+        return _describe_forcefield(self.forcefield)
 
     def check_elements(self, symbols: Sequence[str]) -> None:
         """Refuse elements the force field has no atom type for."""
-        known = {t.element for t in get_forcefield(self.forcefield).atom_types}
+        known = _forcefield_elements(self.forcefield)
         missing = sorted(set(symbols) - known)
         if missing:
             raise ValidationError(
@@ -174,6 +169,11 @@ class LammpsEnergies(EnergyEngine):
         """Run LAMMPS once per structure and record each call."""
         if not structures:
             raise ValidationError("no structures to evaluate")
+        # lazy: the LAMMPS adapters load only for LAMMPS energies (plan stays quick)
+        from simwright.engines.lammps.single_point import single_point
+        from simwright.forcefields import get_forcefield
+        from simwright.steps.md import launcher
+
         ff = get_forcefield(self.forcefield)
         run = launcher(ctx.settings)
         out = np.empty(len(structures))
@@ -208,7 +208,7 @@ class PotentialEnergies(EnergyEngine):
 
     def entry(self) -> Potential:
         """The catalogue entry of the file (read from the LAMMPS potentials directory)."""
-        folder = lammps_potentials_dir()
+        folder = _potentials_dir()
         if folder is None or not (folder / self.potential).is_file():
             raise ValidationError(f"potential file {self.potential!r} is not installed")
         entry = read_potential(folder / self.potential)
@@ -245,8 +245,12 @@ class PotentialEnergies(EnergyEngine):
         """Run LAMMPS once per structure; energies, stresses and relaxed structures."""
         if not structures:
             raise ValidationError("no structures to evaluate")
+        # lazy: the LAMMPS adapters load only for LAMMPS energies (plan stays quick)
+        from simwright.engines.lammps.potential_point import potential_point
+        from simwright.steps.md import launcher
+
         entry = self.entry()
-        folder = lammps_potentials_dir()
+        folder = _potentials_dir()
         assert folder is not None  # checked by entry()
         run = dataclasses.replace(launcher(ctx.settings), mpi_ranks=1, omp_threads=1)
         energy, stress, relaxed, forces = np.empty(len(structures)), [], [], []
@@ -275,3 +279,25 @@ class PotentialEnergies(EnergyEngine):
             structures=tuple(relaxed),
             forces_ev_a=tuple(forces),
         )
+
+
+def _describe_forcefield(name: str) -> str:
+    # lazy: the force-field package loads only for LAMMPS energies (plan stays quick)
+    from simwright.forcefields import get_forcefield
+
+    ff = get_forcefield(name)
+    return f"LAMMPS single points with the {ff.description or ff.name} force field"
+
+
+def _forcefield_elements(name: str) -> set[str]:
+    # lazy: the force-field package loads only for LAMMPS energies (plan stays quick)
+    from simwright.forcefields import get_forcefield
+
+    return {t.element for t in get_forcefield(name).atom_types}
+
+
+def _potentials_dir() -> Path | None:
+    # lazy: the LAMMPS adapters load only for LAMMPS energies (plan stays quick)
+    from simwright.engines.lammps.launcher import lammps_potentials_dir
+
+    return lammps_potentials_dir()

@@ -72,8 +72,13 @@ TEXT_JOIN = " / "
 """Joins the words of a request that gave one value twice ("298.15 K / 25 °C")."""
 
 
+def _is_quantity(spec: ParameterSpec) -> bool:
+    return bool(spec.unit) and spec.type in ("float", "int") and not spec.count_nouns
+
+
 def _quantity_kind(spec: ParameterSpec) -> str | None:
-    if spec.unit and spec.type in ("float", "int") and not spec.count_nouns:
+    if _is_quantity(spec):
+        assert spec.unit is not None
         return dimensionality(spec.unit)
     return None
 
@@ -109,7 +114,7 @@ def extract(text: str, module: KnowledgeModule) -> dict[str, Finding]:
 def _mask_quantity_cues(text: str, params: dict[str, ParameterSpec]) -> str:
     """``text`` with the cues of quantity parameters masked: a cue names a parameter, not a
     substance ("U = 5 eV" is the Hubbard U, not uranium)."""
-    cues = [cue for spec in params.values() if _quantity_kind(spec) for cue in spec.cues]
+    cues = [cue for spec in params.values() if _is_quantity(spec) for cue in spec.cues]
     return mask(text, [(m.start, m.end) for m in find_phrases(text, dict.fromkeys(cues, True))])
 
 
