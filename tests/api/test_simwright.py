@@ -50,7 +50,7 @@ def test_submit_then_execute_records_events_and_results(api: Simwright) -> None:
 
 def test_refused_requests_create_nothing(api: Simwright, settings: Settings) -> None:
     with pytest.raises(SimwrightError):
-        api.submit("phonons of fcc Cu")
+        api.submit("vapour pressure of ethanol at 300 K")
     with pytest.raises(ValidationError, match="spec file"):
         api.submit("/etc/passwd.yaml", files=False)
     with pytest.raises(SimwrightError, match="protocol"):

@@ -118,7 +118,7 @@ def test_path_traversal_refused_and_run_intact(server: Server, home: Path) -> No
 def test_refused_requests_are_4xx_and_create_nothing(server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as c:
         before = c.get("/runs").json()["runs"]
-        r = c.post("/runs", json={"request": "phonons of fcc Cu"})
+        r = c.post("/runs", json={"request": "vapour pressure of ethanol at 300 K"})
         assert r.status_code == 422 and r.json()["error"]
         r = c.post("/runs", json={"request": "/etc/passwd.yaml"})
         assert r.status_code == 422 and "spec file" in r.json()["error"]
