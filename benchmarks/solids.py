@@ -8,9 +8,14 @@ PRB 37, 6991 (1988); Stillinger–Weber, PRB 31, 5262 (1985)), runs ``lattice_co
 LAMMPS, and prints each computed value with the paper's value (where recorded), the
 experimental value (Kittel; Simmons & Wang) and the deviations, plus the wall time
 of each protocol. ``--mlip`` adds the lattice constant and cohesive energy with a
-universal MLIP (CHGNet or SevenNet-0) against experiment.
+universal MLIP (CHGNet or SevenNet-0) against experiment. ``--defects`` runs the
+lattice-defect protocols instead (``vacancy_formation_energy``, ``surface_energy``,
+``stacking_fault`` for fcc; ``vacancy_migration`` too with ``--migration``), at their
+default sizes, compared with :mod:`simwright.potentials.defect_values` (values marked
+unverified there are marked ``(u)`` in the table).
 
     python benchmarks/solids.py [--markdown] [--mlip chgnet]
+    python benchmarks/solids.py --defects [--migration] [--elements Si] [--markdown]
 """
 
 from __future__ import annotations
@@ -24,8 +29,17 @@ from typing import Any
 
 from simwright.graph import Runner
 from simwright.potentials import EXPERIMENT, published_for
+from simwright.potentials.defect_values import experiment_value, paper_value
 from simwright.protocols.registry import Protocol
-from simwright.protocols.solids import cohesive_energy, elastic_constants, lattice_constant
+from simwright.protocols.solids import (
+    cohesive_energy,
+    elastic_constants,
+    lattice_constant,
+    stacking_fault,
+    surface_energy,
+    vacancy_formation_energy,
+    vacancy_migration,
+)
 from simwright.settings import Settings
 from simwright.store import Store
 
@@ -49,6 +63,22 @@ RUNS: tuple[tuple[Protocol, dict[str, Any], dict[str, str]], ...] = (
         {"c11": "c11", "c12": "c12", "c44": "c44", "bulk_modulus": "bulk_modulus"},
     ),
 )
+
+
+DEFECT_RUNS: tuple[tuple[Protocol, dict[str, Any], tuple[str, ...]], ...] = (
+    (vacancy_formation_energy.PROTOCOL, {}, ("vacancy_formation_energy",)),
+    (
+        surface_energy.PROTOCOL,
+        {},
+        ("surface_energy_111", "surface_energy_100", "surface_energy_110"),
+    ),
+    (
+        stacking_fault.PROTOCOL,
+        {},
+        ("intrinsic_stacking_fault_energy", "unstable_stacking_fault_energy"),
+    ),
+)
+MIGRATION_RUN = (vacancy_migration.PROTOCOL, {}, ("vacancy_migration_energy",))
 
 
 def run_protocol(proto: Protocol, raw: dict[str, Any], home: Path) -> tuple[dict[str, Any], float]:
@@ -101,6 +131,41 @@ def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
     return {"element": element, "engine": label, "rows": rows, "wall_s": times}
 
 
+def defect_case(element: str, potential: str, home: Path, migration: bool) -> dict[str, Any]:
+    """The defect protocols for one element and potential (stacking faults: fcc only)."""
+    runs = DEFECT_RUNS + ((MIGRATION_RUN,) if migration else ())
+    rows: list[dict[str, Any]] = []
+    times: dict[str, float] = {}
+    for proto, extra, wanted in runs:
+        if proto is stacking_fault.PROTOCOL and element == "Si":
+            continue
+        raw = {"element": element, "potential": potential, **extra}
+        values, wall = run_protocol(proto, raw, home)
+        times[proto.name] = round(wall, 1)
+        for name in wanted:
+            if name not in values:
+                continue
+            own = paper_value(potential, element, name)
+            exp = experiment_value(element, name)
+            rows.append(
+                {
+                    "property": name,
+                    "computed": round(values[name], 4),
+                    "published": None if own is None else own.value,
+                    "published_verified": own is not None and own.verified,
+                    "dev_published_pct": _round(
+                        deviation(values[name], None if own is None else own.value)
+                    ),
+                    "experiment": None if exp is None else exp.value,
+                    "experiment_verified": exp is not None and exp.verified,
+                    "dev_experiment_pct": _round(
+                        deviation(values[name], None if exp is None else exp.value)
+                    ),
+                }
+            )
+    return {"element": element, "engine": potential, "rows": rows, "wall_s": times}
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -114,8 +179,12 @@ def markdown(results: list[dict[str, Any]]) -> str:
     for res in results:
         for r in res["rows"]:
             pub = "" if r["published"] is None else f"{r['published']:g}"
+            if r["published"] is not None and not r.get("published_verified", True):
+                pub += " (u)"
             dp = "" if r["dev_published_pct"] is None else f"{r['dev_published_pct']:+.1f} %"
             exp = "" if r["experiment"] is None else f"{r['experiment']:g}"
+            if r["experiment"] is not None and not r.get("experiment_verified", True):
+                exp += " (u)"
             de = "" if r["dev_experiment_pct"] is None else f"{r['dev_experiment_pct']:+.1f} %"
             lines.append(
                 f"| {res['element']} | {res['engine']} | {r['property']} | {r['computed']:.4g} "
@@ -133,10 +202,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", action="store_true", help="print the docs table")
     parser.add_argument("--mlip", choices=("chgnet", "sevennet"), help="add an MLIP row")
+    parser.add_argument("--defects", action="store_true", help="the defect protocols instead")
+    parser.add_argument("--migration", action="store_true", help="with --defects: add NEB")
+    parser.add_argument("--elements", nargs="+", help="only these elements' cases")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="simwright-solids-") as tmp:
         home = Path(tmp)
+        if args.defects:
+            cases = [(e, pot) for e, pot in CASES if not args.elements or e in args.elements]
+            results = [defect_case(e, pot, home, args.migration) for e, pot in cases]
+            print(markdown(results) if args.markdown else json.dumps(results, indent=2))
+            return
         for element, potential in CASES:
             results.append(case(element, {"potential": potential}, home))
         if args.mlip:

@@ -36,6 +36,9 @@ FORMULAS = {
     "cl-": ("Cl", -1),
     "argon": ("Ar", 0),
     "methane": ("CH4", 0),
+    "methanol": ("CH4O", 0),
+    "ethanol": ("C2H6O", 0),
+    "acetonitrile": ("C2H3N", 0),
     "ec": ("C3H4O3", 0),
     "dmc": ("C3H6O3", 0),
     "dec": ("C5H10O3", 0),
@@ -48,8 +51,9 @@ FORMULAS = {
 BOND_RANGES = {
     ("H", "O"): (0.95, 1.02),  # TIP3P, TIP4P/2005: 0.9572 Å; SPC/E: 1.0 Å
     ("C", "H"): (1.05, 1.12),
-    ("C", "C"): (1.48, 1.56),
+    ("C", "C"): (1.45, 1.56),  # acetonitrile's sp3-sp C-C: 1.46 Å (ASE g2)
     ("C", "O"): (1.16, 1.48),
+    ("C", "N"): (1.14, 1.18),
     ("F", "P"): (1.55, 1.65),
 }
 BOND_COUNTS = {
@@ -57,6 +61,9 @@ BOND_COUNTS = {
     "tip3p_water": 2,
     "tip4p2005_water": 2,
     "methane": 4,
+    "methanol": 5,
+    "ethanol": 8,
+    "acetonitrile": 5,
     "ec": 10,
     "dmc": 11,
     "dec": 17,

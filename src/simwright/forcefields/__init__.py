@@ -28,9 +28,11 @@ from simwright.forcefields.base import (
 )
 from simwright.forcefields.lj_argon import lj_argon
 from simwright.forcefields.molten_salts import nacl_tosi_fumi
+from simwright.forcefields.opls import opls_acetonitrile, opls_ethanol, opls_methanol
 from simwright.forcefields.pair_terms import BornPair, Tip4pSite
 from simwright.forcefields.spce import spce
 from simwright.forcefields.topology import Topology, assign_types
+from simwright.forcefields.torsions import DihedralType, ImproperType
 from simwright.forcefields.water import tip3p, tip4p2005
 
 __all__ = [
@@ -40,7 +42,9 @@ __all__ = [
     "AtomType",
     "BondType",
     "BornPair",
+    "DihedralType",
     "ForceField",
+    "ImproperType",
     "KSpace",
     "LJParams",
     "MixingRule",
@@ -65,6 +69,9 @@ __all__ = [
 FORCEFIELDS: Final[Mapping[str, Callable[[], ForceField]]] = {
     "lj_argon": lj_argon,
     "nacl_tosi_fumi": nacl_tosi_fumi,
+    "opls_acetonitrile": opls_acetonitrile,
+    "opls_ethanol": opls_ethanol,
+    "opls_methanol": opls_methanol,
     "spce": spce,
     "tip3p": tip3p,
     "tip4p2005": tip4p2005,

@@ -20,6 +20,7 @@ from ase.data import atomic_numbers
 
 from simwright.errors import ValidationError
 from simwright.forcefields.pair_terms import BornPair, Tip4pSite
+from simwright.forcefields.torsions import DihedralType, ImproperType
 
 EV_PER_KJ_MOL: Final = 1.0 / 96.48533212
 """One kJ/mol expressed in eV per particle (1 eV = 96.48533212 kJ/mol, CODATA 2018)."""
@@ -128,16 +129,20 @@ class AngleType:
 
 @dataclass(frozen=True)
 class MoleculeTemplate:
-    """Which atom types form a molecule, in order, and its bonds and angles.
+    """Which atom types form a molecule, in order, and its bonded terms.
 
     ``bonds`` are ``(i, j, bond_type)`` and ``angles`` ``(i, j, k, angle_type)``
     with 0-based positions inside the molecule; ``j`` is the apex of an angle.
+    ``dihedrals`` are ``(i, j, k, l, dihedral_type)`` about the j–k bond and
+    ``impropers`` ``(i, j, k, l, improper_type)`` with the planar centre at ``j``.
     """
 
     name: str
     atom_types: tuple[str, ...]
     bonds: tuple[tuple[int, int, str], ...] = ()
     angles: tuple[tuple[int, int, int, str], ...] = ()
+    dihedrals: tuple[tuple[int, int, int, int, str], ...] = ()
+    impropers: tuple[tuple[int, int, int, int, str], ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.atom_types)
@@ -147,6 +152,8 @@ class MoleculeTemplate:
             _check_positions(self.name, bond[:2], n)
         for angle in self.angles:
             _check_positions(self.name, angle[:3], n)
+        for torsion in (*self.dihedrals, *self.impropers):
+            _check_positions(self.name, torsion[:4], n)
 
 
 def _check_positions(name: str, positions: Sequence[int], n: int) -> None:
@@ -222,11 +229,19 @@ class ForceField:
     description: str = ""
     tip4p: Tip4pSite | None = None
     born_pairs: tuple[BornPair, ...] = ()
+    dihedral_types: tuple[DihedralType, ...] = ()
+    improper_types: tuple[ImproperType, ...] = ()
+    special_lj: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """Scale of the LJ energy between 1-2, 1-3 and 1-4 neighbours (OPLS-AA: 0, 0, 0.5)."""
+    special_coul: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """Scale of the Coulomb energy between 1-2, 1-3 and 1-4 neighbours (OPLS-AA: 0, 0, 0.5)."""
 
     def __post_init__(self) -> None:
         _check_unique(self.name, "atom type", [t.name for t in self.atom_types])
         _check_unique(self.name, "bond type", [b.name for b in self.bond_types])
         _check_unique(self.name, "angle type", [a.name for a in self.angle_types])
+        _check_unique(self.name, "dihedral type", [d.name for d in self.dihedral_types])
+        _check_unique(self.name, "improper type", [d.name for d in self.improper_types])
         _check_unique(self.name, "molecule", [m.name for m in self.molecules])
         for mol in self.molecules:
             self._check_template(mol)
@@ -243,6 +258,10 @@ class ForceField:
             self.bond_type_id(bond[2])
         for angle in mol.angles:
             self.angle_type_id(angle[3])
+        for dihedral in mol.dihedrals:
+            self.dihedral_type_id(dihedral[4])
+        for improper in mol.impropers:
+            self.improper_type_id(improper[4])
 
     def _check_physics(self) -> None:
         charged = any(t.charge_e != 0 for t in self.atom_types)
@@ -310,6 +329,14 @@ class ForceField:
     def angle_type_id(self, name: str) -> int:
         """1-based index of angle type ``name``."""
         return _index_of(self.name, "angle type", [a.name for a in self.angle_types], name)
+
+    def dihedral_type_id(self, name: str) -> int:
+        """1-based index of dihedral type ``name``."""
+        return _index_of(self.name, "dihedral type", [d.name for d in self.dihedral_types], name)
+
+    def improper_type_id(self, name: str) -> int:
+        """1-based index of improper type ``name``."""
+        return _index_of(self.name, "improper type", [d.name for d in self.improper_types], name)
 
     def type_elements(self) -> dict[int, str]:
         """LAMMPS type number → element symbol."""

@@ -11,11 +11,12 @@ from simwright.structure import Structure
 
 @dataclass(frozen=True)
 class Topology:
-    """A Structure typed by a force field: per-atom types, charges, molecules, bonds, angles.
+    """A Structure typed by a force field: per-atom types, charges, molecules, bonded terms.
 
     ``molecule_ids`` are renumbered 1..M in order of each molecule's first atom;
-    bonds are ``(bond_type_id, i, j)`` and angles ``(angle_type_id, i, j, k)`` with
-    0-based atom indices into the Structure.
+    bonds are ``(bond_type_id, i, j)``, angles ``(angle_type_id, i, j, k)``,
+    dihedrals and impropers ``(type_id, i, j, k, l)`` with 0-based atom indices
+    into the Structure.
     """
 
     type_ids: tuple[int, ...]
@@ -23,6 +24,8 @@ class Topology:
     molecule_ids: tuple[int, ...]
     bonds: tuple[tuple[int, int, int], ...]
     angles: tuple[tuple[int, int, int, int], ...]
+    dihedrals: tuple[tuple[int, int, int, int, int], ...] = ()
+    impropers: tuple[tuple[int, int, int, int, int], ...] = ()
 
     @property
     def net_charge_e(self) -> float:
@@ -42,6 +45,8 @@ def assign_types(structure: Structure, forcefield: ForceField) -> Topology:
     mol_ids = [0] * len(structure)
     bonds: list[tuple[int, int, int]] = []
     angles: list[tuple[int, int, int, int]] = []
+    dihedrals: list[tuple[int, int, int, int, int]] = []
+    impropers: list[tuple[int, int, int, int, int]] = []
     for number, atoms in enumerate(groups, start=1):
         template = _match_template(structure, atoms, forcefield, number)
         for position, atom in enumerate(atoms):
@@ -52,8 +57,24 @@ def assign_types(structure: Structure, forcefield: ForceField) -> Topology:
             (forcefield.angle_type_id(t), atoms[i], atoms[j], atoms[k])
             for i, j, k, t in template.angles
         ]
+        dihedrals += [
+            (forcefield.dihedral_type_id(t), atoms[i], atoms[j], atoms[k], atoms[m])
+            for i, j, k, m, t in template.dihedrals
+        ]
+        impropers += [
+            (forcefield.improper_type_id(t), atoms[i], atoms[j], atoms[k], atoms[m])
+            for i, j, k, m, t in template.impropers
+        ]
     charges = tuple(forcefield.atom_types[t - 1].charge_e for t in type_ids)
-    return Topology(tuple(type_ids), charges, tuple(mol_ids), tuple(bonds), tuple(angles))
+    return Topology(
+        tuple(type_ids),
+        charges,
+        tuple(mol_ids),
+        tuple(bonds),
+        tuple(angles),
+        tuple(dihedrals),
+        tuple(impropers),
+    )
 
 
 def _molecule_groups(structure: Structure) -> list[list[int]]:

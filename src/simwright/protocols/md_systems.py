@@ -80,6 +80,11 @@ SYSTEMS: dict[str, LiquidSystem] = {
     "nacl_melt": LiquidSystem(
         "nacl_melt", "na+", "nacl_tosi_fumi", "Na", "molten NaCl (Tosi–Fumi)", ("cl-",)
     ),
+    "methanol": LiquidSystem("methanol", "methanol", "opls_methanol", "O", "methanol (OPLS-AA)"),
+    "ethanol": LiquidSystem("ethanol", "ethanol", "opls_ethanol", "O", "ethanol (OPLS-AA)"),
+    "acetonitrile": LiquidSystem(
+        "acetonitrile", "acetonitrile", "opls_acetonitrile", "N", "acetonitrile (OPLS-AA)"
+    ),
 }
 
 

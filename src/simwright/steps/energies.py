@@ -180,11 +180,13 @@ class PotentialEnergies(EnergyEngine):
     (:mod:`simwright.potentials`): one ``run 0`` per structure in ``point-NN``, the
     potential file copied beside it and recorded (with its hash) once per step.
 
-    ``relax_ions`` minimizes the ions at fixed cell before each point.
+    ``relax_ions`` minimizes the ions at fixed cell before each point, along the
+    Cartesian axes ``relax_axes`` only (an orthogonal cell when not all three).
     """
 
     potential: str = "Cu_mishin1.eam.alloy"
     relax_ions: bool = False
+    relax_axes: str = "xyz"
 
     def entry(self) -> Potential:
         """The catalogue entry of the file (read from the LAMMPS potentials directory)."""
@@ -233,7 +235,13 @@ class PotentialEnergies(EnergyEngine):
         for i, structure in enumerate(structures):
             point_dir = ctx.workdir / f"point-{i + 1:02d}"
             point = potential_point(
-                run, structure, entry, folder / entry.file, point_dir, relax_ions=relax_ions
+                run,
+                structure,
+                entry,
+                folder / entry.file,
+                point_dir,
+                relax_ions=relax_ions,
+                relax_axes=self.relax_axes,
             )
             if i == 0:
                 ctx.artifact(point_dir / entry.file, "potential", entry.describe())

@@ -126,9 +126,18 @@ def test_lj_argon_follows_rahman_1964() -> None:
 
 
 def test_unknown_forcefield_lists_known_names() -> None:
-    with pytest.raises(ValidationError, match="known: lj_argon, nacl_tosi_fumi, spce, tip3p"):
+    with pytest.raises(ValidationError, match="known: lj_argon, nacl_tosi_fumi, opls_acetonitrile"):
         get_forcefield("tip4p")
-    assert forcefield_names() == ("lj_argon", "nacl_tosi_fumi", "spce", "tip3p", "tip4p2005")
+    assert forcefield_names() == (
+        "lj_argon",
+        "nacl_tosi_fumi",
+        "opls_acetonitrile",
+        "opls_ethanol",
+        "opls_methanol",
+        "spce",
+        "tip3p",
+        "tip4p2005",
+    )
 
 
 def test_mixing_rules() -> None:

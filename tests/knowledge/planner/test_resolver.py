@@ -59,9 +59,8 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
     ("text", "words", "instead"),
     [
         ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
-        ("migration barrier of Cu in Cu(111) with PBE", "migration barrier", "dft_scf"),
         ("melting point of Cu with EMT", "melting point", "lattice_constant"),
-        ("heat capacity of bulk Cu with PBE", "heat capacity", "thermal_conductivity"),
+        ("vapour pressure of ethanol at 300 K", "vapour pressure", "diffusivity"),
     ],
 )
 def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(

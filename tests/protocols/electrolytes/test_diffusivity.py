@@ -64,7 +64,7 @@ def test_blend_by_weight_from_words_and_from_yaml(tmp_path: Path) -> None:
     ("text", "named"),
     [
         ("Li-ion diffusivity in 1 molal LiTFSI in DMC", "litfsi"),
-        ("Li-ion diffusivity in 1 molal LiPF6 in DMC with OPLS-AA", "classical route"),
+        ("Li-ion diffusivity in 1 molal LiPF6 in DMC with CHARMM", "charmm"),
         ("Li-ion diffusivity in 1 M LiPF6 in DMC at 298 K", "solution density"),
         ("Li-ion diffusivity in 1 molal LiPF6 in EC/DMC 1:1:1", "one number per solvent"),
     ],

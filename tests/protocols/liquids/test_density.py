@@ -42,8 +42,8 @@ def test_density_parameters_and_requests() -> None:
     assert (argon.temperature_k, argon.pressure_bar, argon.density_g_cm3) == (85.0, 1.01325, None)
     with pytest.raises(ValueError, match="give pressure_bar"):
         DensityParams.model_validate({"system": "spce_water", "density_g_cm3": 1.0})
-    with pytest.raises(ValueError, match="unknown system 'methanol'"):
-        DensityParams.model_validate({"system": "methanol"})
+    with pytest.raises(ValueError, match="unknown system 'hexane'"):
+        DensityParams.model_validate({"system": "hexane"})
     assert parse_request("density of TIP4P/2005 water at 298 K and 1 bar") == {
         "system": "tip4p2005_water",
         "temperature_k": 298.0,
@@ -56,3 +56,30 @@ def test_density_parameters_and_requests() -> None:
     with pytest.raises(ParseError, match="'TIP5P' is not available"):
         parse_request("density of TIP5P water at 298 K")
     assert parse_request("lattice constant of Cu") is None
+
+
+@pytest.mark.slow
+def test_methanol_opls_aa_density_is_minimized_sampled_and_compared(store, settings) -> None:
+    # 20 flexible OPLS-AA methanols, 0.5 + 0.5 ps: a smoke-level density near the liquid's
+    params = PROTOCOL.validate(
+        {
+            "system": "methanol",
+            "n_molecules": 20,
+            "equilibration_ps": 0.5,
+            "production_ps": 0.5,
+            "max_extensions": 0,
+        }
+    )
+    assert parse_request("density of methanol at 298 K and 1 atm") == {
+        "system": "methanol",
+        "temperature_k": 298.0,
+        "pressure_bar": 1.01325,
+    }
+    out = Runner(store, settings).start(
+        PROTOCOL.graph, PROTOCOL.first_step(params), protocol=PROTOCOL.name, params=params
+    )
+    assert out.status == "completed", out.error
+    assert 0.4 < out.result.values["density"].value < 1.2
+    assert any(r.value == 0.7866 for r in out.result.references)
+    calls = store.engine_calls(out.run_id)
+    assert sum(c.engine == "lammps" for c in calls) == 3  # minimize, NPT, NPT sampling

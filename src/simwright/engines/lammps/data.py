@@ -117,6 +117,13 @@ def render_data(
         lines += [
             f"{n} {t} {i + 1} {j + 1} {k + 1}" for n, (t, i, j, k) in enumerate(topology.angles, 1)
         ]
+    for title, terms in (("Dihedrals", topology.dihedrals), ("Impropers", topology.impropers)):
+        if terms:
+            lines += ["", title, ""]
+            lines += [
+                f"{n} {t} {i + 1} {j + 1} {k + 1} {m + 1}"
+                for n, (t, i, j, k, m) in enumerate(terms, 1)
+            ]
     return "\n".join(lines) + "\n"
 
 
@@ -128,7 +135,24 @@ def _counts(forcefield: ForceField, topology: Topology, n_atoms: int) -> list[st
         f"{len(forcefield.bond_types)} bond types",
         f"{len(topology.angles)} angles",
         f"{len(forcefield.angle_types)} angle types",
+        *_torsion_counts(forcefield, topology),
     ]
+
+
+def _torsion_counts(forcefield: ForceField, topology: Topology) -> list[str]:
+    """Dihedral and improper counts, written only for force fields that have them."""
+    lines = []
+    if forcefield.dihedral_types:
+        lines += [
+            f"{len(topology.dihedrals)} dihedrals",
+            f"{len(forcefield.dihedral_types)} dihedral types",
+        ]
+    if forcefield.improper_types:
+        lines += [
+            f"{len(topology.impropers)} impropers",
+            f"{len(forcefield.improper_types)} improper types",
+        ]
+    return lines
 
 
 def _box_lines(box: LammpsBox) -> list[str]:

@@ -1,7 +1,9 @@
 """The force-field part of a LAMMPS input: pair style and coefficients, bonded terms,
 long-range solver and constraints, as a pure function of a :class:`ForceField`.
 
-Three families are written: Lennard-Jones (with or without Ewald Coulomb), the
+OPLS-style flexible molecules add ``dihedral_style opls`` and ``improper_style cvff``
+and their 1-4 scaling in ``special_bonds``. Three pair families are written:
+Lennard-Jones (with or without Ewald Coulomb), the
 four-site TIP4P water (``lj/cut/tip4p/long``: O, H, O–H bond and H–O–H angle types,
 the O–M distance and the cutoff) and Born–Mayer–Huggins ionic melts
 (``born/coul/long``: A, ρ, σ, C and LAMMPS' D = −D of the attractive 1/r⁸ term).
@@ -27,7 +29,8 @@ def forcefield_block(ff: ForceField) -> str:
     ]
     lines += _pair_coeff_lines(ff)
     lines += _bonded_lines(ff)
-    lines.append("special_bonds   lj/coul 0.0 0.0 0.0")
+    lines += _torsion_lines(ff)
+    lines.append(_special_bonds(ff))
     if ff.kspace is not None:
         lines.append(f"kspace_style    {ff.kspace.style} {ff.kspace.accuracy:g}")
     lines += ["neighbor        2.0 bin", "neigh_modify    every 1 delay 0 check yes"]
@@ -77,6 +80,28 @@ def _bonded_lines(ff: ForceField) -> list[str]:
         for n, angle in enumerate(ff.angle_types, 1):
             k = "" if angle.k_ev_per_rad2 is None else f"{num(angle.k_ev_per_rad2)} "
             lines.append(f"angle_coeff     {n} {k}{num(angle.angle_deg)}")
+    return lines
+
+
+def _special_bonds(ff: ForceField) -> str:
+    if ff.special_lj == ff.special_coul:
+        return f"special_bonds   lj/coul {' '.join(f'{x:.1f}' for x in ff.special_lj)}"
+    lj = " ".join(num(x) for x in ff.special_lj)
+    coul = " ".join(num(x) for x in ff.special_coul)
+    return f"special_bonds   lj {lj} coul {coul}"
+
+
+def _torsion_lines(ff: ForceField) -> list[str]:
+    """OPLS Fourier dihedrals (``opls``) and planar impropers (``cvff``: K d n)."""
+    lines: list[str] = []
+    if ff.dihedral_types:
+        lines.append("dihedral_style  opls")
+        for n, dihedral in enumerate(ff.dihedral_types, 1):
+            lines.append(f"dihedral_coeff  {n} {' '.join(num(k) for k in dihedral.k_ev)}")
+    if ff.improper_types:
+        lines.append("improper_style  cvff")
+        for n, imp in enumerate(ff.improper_types, 1):
+            lines.append(f"improper_coeff  {n} {num(imp.k_ev)} {imp.sign} {imp.multiplicity}")
     return lines
 
 

@@ -93,9 +93,17 @@ def pair_coeff_lines(potential: Potential, types: tuple[str, ...]) -> list[str]:
 
 
 def render_potential_point(
-    potential: Potential, types: tuple[str, ...], *, relax_ions: bool, ftol_ev_a: float = 1e-8
+    potential: Potential,
+    types: tuple[str, ...],
+    *,
+    relax_ions: bool,
+    ftol_ev_a: float = 1e-8,
+    relax_axes: str = "xyz",
 ) -> str:
-    """The ``in.lammps`` of one point (pure): read, potential, [minimize ions], run 0, dump."""
+    """The ``in.lammps`` of one point (pure): read, potential, [minimize ions], run 0, dump.
+
+    ``relax_axes`` names the Cartesian axes (of the LAMMPS frame) the ions may move
+    along when they relax; the force along the others is zeroed (``fix setforce``)."""
     lines = [
         f"# simwright LAMMPS point: potential {potential.file} ({potential.pair_style})",
         f"# citation: {potential.citation}",
@@ -112,6 +120,9 @@ def render_potential_point(
         "thermo_modify   norm no flush yes format float %.14g",
         "thermo          1",
     ]
+    if relax_ions and relax_axes != "xyz":
+        held = " ".join("NULL" if axis in relax_axes else "0.0" for axis in "xyz")
+        lines.append(f"fix             hold all setforce {held}")
     if relax_ions:
         lines += ["min_style       cg", f"minimize        0.0 {ftol_ev_a:g} 10000 100000"]
     lines += [
@@ -154,6 +165,7 @@ def potential_point(
     workdir: Path,
     *,
     relax_ions: bool = False,
+    relax_axes: str = "xyz",
     timeout_s: float | None = None,
 ) -> PotentialPoint:
     """Run one point of ``structure`` with ``potential`` in ``workdir`` and read it back.
@@ -168,7 +180,9 @@ def potential_point(
     _local_copy(potential_file, workdir)
     data, box = render_atomic_data(structure, types)
     (workdir / DATA_NAME).write_text(data, encoding="utf-8")
-    script = render_potential_point(potential, types, relax_ions=relax_ions)
+    if relax_axes != "xyz" and box.triclinic:
+        raise ValidationError("relaxing along some axes only needs an orthogonal cell")
+    script = render_potential_point(potential, types, relax_ions=relax_ions, relax_axes=relax_axes)
     check_template(script, workdir)
     result = launcher.run(script, workdir, timeout_s=timeout_s)
     last = {c.name: float(c.values[-1]) for c in result.thermo.columns}

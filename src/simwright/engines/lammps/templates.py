@@ -84,6 +84,9 @@ class MDSpec:
     min_ftol_ev_a: float = 1.0e-4
     restart_every: int = 0
     pressure_tensor_every: int = 0
+    min_force_norm: Literal["two", "max"] = "two"
+    """How the minimizer measures ``min_ftol_ev_a``: the 2-norm of all forces, or the
+    largest force on any atom (LAMMPS ``min_modify norm max``)."""
 
     def __post_init__(self) -> None:
         if self.ensemble not in ENSEMBLES:
@@ -268,7 +271,8 @@ def _dynamics_block(spec: MDSpec, ff: ForceField) -> str:
 
 def _integrator_lines(spec: MDSpec) -> list[str]:
     if spec.ensemble == "minimize":
-        return ["min_style       cg"]
+        norm = [] if spec.min_force_norm == "two" else ["min_modify      norm max"]
+        return ["min_style       cg", *norm]
     if spec.ensemble == "nve":
         return ["fix             integrate all nve"]
     temp = num(spec.temperature_k or 0.0)

@@ -48,8 +48,9 @@ PROPERTIES: tuple[Property, ...] = (
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
     Property(
         "vacancy formation energy",
-        r"(?:mono)?vacancy formation energy|vacancy energy",
-        _DFT_INSTEAD,
+        r"(?:mono)?vacancy formation energ(?:y|ies)|vacancy energy",
+        "vacancy_formation_energy computes it with a LAMMPS potential or an ASE calculator; "
+        + _DFT_INSTEAD,
         ("vacancy_formation_energy", "dft_vacancy_formation_energy"),
     ),
     Property(
@@ -60,9 +61,16 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "surface energy",
-        r"surface energy",
-        _DFT_INSTEAD,
+        r"surface energ(?:y|ies)",
+        "surface_energy computes low-index facets with a LAMMPS potential or an ASE "
+        "calculator; " + _DFT_INSTEAD,
         ("surface_energy", "dft_surface_energy"),
+    ),
+    Property(
+        "stacking fault energy",
+        r"(?:generali[sz]ed |intrinsic |unstable )?stacking[- ]fault(?: energy| curve)?",
+        "stacking_fault (fcc (111)[11-2], LAMMPS potential or ASE calculator)",
+        ("stacking_fault", "dft_stacking_fault"),
     ),
     Property(
         "adsorption energy",
@@ -120,7 +128,13 @@ PROPERTIES: tuple[Property, ...] = (
         ("ionic_conductivity",),
     ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
-    Property("reaction barrier", r"(?:reaction|migration|diffusion) barriers?", _DFT_INSTEAD),
+    Property(
+        "reaction barrier",
+        r"(?:reaction|migration|diffusion) barriers?|(?:vacancy )?migration energy",
+        "vacancy_migration (climbing-image NEB of a vacancy hop, LAMMPS potential or ASE "
+        "calculator); " + _DFT_INSTEAD,
+        ("vacancy_migration", "dft_vacancy_migration"),
+    ),
 )
 """Properties a request may ask for that no protocol of the core computes, or only a
 protocol named in the entry (when it is installed)."""

@@ -10,7 +10,9 @@ masses on H at 2 fs → NPT with normal masses at 1 fs and a density convergence
 system's centre-of-mass drift removed → Einstein fit over 10–67 % with block errors,
 extension by a rule when R² is low → Yeh–Hummer correction, Nernst–Einstein
 conductivity and transference number. Potential: SevenNet-0 + D3(BJ) through ASE
-(the GPU when present), or CHGNet.
+(the GPU when present), or CHGNet; or, chosen in words ("with OPLS-AA", "classical
+force field"), the classical route of :mod:`.classical`: OPLS-AA run by LAMMPS with
+PPPM after the same packing step.
 """
 
 from __future__ import annotations
@@ -24,16 +26,22 @@ from ase.data import atomic_masses
 from typing_extensions import override
 
 from simwright.analysis.density import closest_frame_to_mean
-from simwright.analysis.einstein import einstein_diffusion
-from simwright.analysis.msd import mean_squared_displacement
-from simwright.analysis.transport import remove_system_drift
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.engines.ase.ensembles import TRITIUM_MASS_AMU, StageSpec, relax_positions, run_stage
 from simwright.engines.packmol import PackSpec, pack
 from simwright.errors import EngineError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.molecules.blend import BlendComposition
 from simwright.protocols.electrolytes import report as report
+from simwright.protocols.electrolytes.classical import (
+    LammpsAnalyze,
+    LammpsHeavyNPT,
+    LammpsMinimize,
+    LammpsNormalNPT,
+    LammpsProduction,
+    LammpsReport,
+    LammpsSelectFrame,
+)
+from simwright.protocols.electrolytes.msd import msd_table
 from simwright.protocols.electrolytes.params import (
     HEAVY_TIMESTEP_FS,
     LI_RADIUS_A,
@@ -55,7 +63,7 @@ class Pack(Step):
     params: ElectrolyteParams
 
     @override
-    def run(self, ctx: RunContext) -> Relax:
+    def run(self, ctx: RunContext) -> Relax | LammpsMinimize:
         p = self.params
         comp = composition(p)
         spec = PackSpec(
@@ -73,7 +81,7 @@ class Pack(Step):
             f"{comp.describe()} in a {result.box_a:.2f} Å box ({p.box_factor:g}·V₀^(1/3)); target "
             f"{comp.target_molality_mol_kg:.3f} mol/kg, window {p.n_atoms_min}–{p.n_atoms_max}",
         )
-        return Relax(p, ref)
+        return LammpsMinimize(p, ref) if p.classical else Relax(p, ref)
 
 
 @dataclass(frozen=True)
@@ -279,46 +287,16 @@ class Analyze(Step):
         p = self.params
         comp = composition(p)
         positions, masses = _read_frames([ctx.path(s) for s in self.segments])
-        unwrapped = remove_system_drift(positions, masses)
-        every = max(1, round(p.frame_interval_fs / NORMAL_TIMESTEP_FS))
-        columns: list[Column] = []
-        attrs: dict[str, Any] = {"n_frames": int(positions.shape[0])}
-        for label, centres in species_centres(comp, unwrapped, masses):
-            fit = einstein_diffusion(centres, NORMAL_TIMESTEP_FS, every, n_blocks=p.n_blocks)
-
-            curve = mean_squared_displacement(centres, NORMAL_TIMESTEP_FS, every)
-            if not columns:
-                columns.append(Column("lag", curve.lag_fs, "fs", "lag time"))
-            columns.append(Column(f"msd_{label}", curve.msd_a2, "Å^2", f"MSD of {label}"))
-            attrs.update(
-                {
-                    f"d_{label}_1e5_cm2_s": fit.d_1e5_cm2_s,
-                    f"d_err_{label}_1e5_cm2_s": fit.d_err_1e5_cm2_s,
-                    f"r2_{label}": fit.r2,
-                    f"n_{label}": int(centres.shape[1]),
-                }
-            )
-            if label == "li":
-                attrs.update(
-                    {
-                        "fit_start_fs": fit.fit_start_fs,
-                        "fit_end_fs": fit.fit_end_fs,
-                        "slope_a2_fs": fit.slope,
-                        "intercept_a2": fit.intercept,
-                    }
-                )
-        table = Table(
-            name="msd",
-            columns=tuple(columns),
-            description="MSD of molecular centres, system drift removed",
-            producer=ctx.producer,
+        msd, r2 = msd_table(
+            ctx,
+            p,
+            comp,
+            positions,
+            masses,
+            timestep_fs=NORMAL_TIMESTEP_FS,
+            every=max(1, round(p.frame_interval_fs / NORMAL_TIMESTEP_FS)),
             links=tuple(f"../../{s.path}" for s in self.segments),
-            attrs=attrs,
         )
-        msd = ctx.artifact(
-            write_table(ctx.workdir / "msd.h5", table), "table", table.description, SCHEMA_VERSION
-        )
-        r2 = float(attrs["r2_li"])
         if r2 < p.r2_min and self.extensions < p.max_extensions:
             ctx.rule(
                 "msd_linear_extend",
@@ -354,26 +332,6 @@ def _read_frames(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(blocks), np.asarray(atomic_masses[numbers], dtype=float)
 
 
-def species_centres(
-    comp: BlendComposition, positions: np.ndarray, masses: np.ndarray
-) -> list[tuple[str, np.ndarray]]:
-    """(label, centre-of-mass trajectories of its molecules) for Li⁺, PF₆⁻ and each solvent.
-
-    Atoms come in the packed order: all molecules of a component contiguously.
-    """
-    out = []
-    start = 0
-    labels = ["li", "pf6", *(m.name for m, _ in comp.solvents)]
-    for label, (molecule, count) in zip(labels, comp.components, strict=True):
-        n = molecule.n_atoms
-        stop = start + n * count
-        block = positions[:, start:stop].reshape(positions.shape[0], count, n, 3)
-        w = masses[start : start + n]
-        out.append((label, np.einsum("fmai,a->fmi", block, w) / w.sum()))
-        start = stop
-    return out
-
-
 @dataclass(frozen=True)
 class Report(Step):
     """Yeh–Hummer correction, Nernst–Einstein conductivity, plot and report."""
@@ -402,12 +360,29 @@ class Report(Step):
 
 GRAPH = Graph.build(
     "electrolyte_diffusivity",
-    [Pack, Relax, HeavyNPT, NormalNPT, SelectFrame, Production, Analyze, Report],
+    [
+        Pack,
+        Relax,
+        HeavyNPT,
+        NormalNPT,
+        SelectFrame,
+        Production,
+        Analyze,
+        Report,
+        LammpsMinimize,
+        LammpsHeavyNPT,
+        LammpsNormalNPT,
+        LammpsSelectFrame,
+        LammpsProduction,
+        LammpsAnalyze,
+        LammpsReport,
+    ],
 )
 
 PROTOCOL = Protocol(
     name="electrolyte_diffusivity",
-    title="Li⁺ self-diffusion in LiPF₆ carbonate electrolytes (SevenNet-0 + D3, ASE)",
+    title="Li⁺ self-diffusion in LiPF₆ carbonate electrolytes (SevenNet-0 + D3 via ASE, "
+    "or OPLS-AA via LAMMPS)",
     summary=__doc__ or "",
     graph=GRAPH,
     parameters=ElectrolyteParams,
@@ -415,6 +390,7 @@ PROTOCOL = Protocol(
     examples=(
         "Li-ion diffusivity in 1 molal LiPF6 in DMC at 298 K",
         "Li-ion diffusivity in 1 molal LiPF6 in EC/DMC 3:7 by weight at 298 K",
+        "Li-ion diffusivity in 1 molal LiPF6 in EC/PC 1:1 by weight at 313 K with OPLS-AA",
     ),
     parse_request=parse_request,
     engines=("packmol",),

@@ -48,11 +48,14 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
-REFUSED_POTENTIALS = {
-    "classical": "the classical route (an all-atom force field such as OPLS-AA run by LAMMPS "
-    "with PPPM) is not available yet: simwright stores no published parameter set for "
-    "carbonates and PF6-; ask for SevenNet-0 with D3 (the default) or CHGNet",
-}
+CLASSICAL_SOLVENTS = ("ec", "pc")
+"""Solvents the classical (OPLS-AA) route has published parameters for."""
+
+CLASSICAL_REFUSAL = (
+    "the classical (OPLS-AA) route has parameters for {known} only: OPLS-AA lists no "
+    "acyclic-carbonate types and simwright stores no verified published set for {asked}; "
+    "ask for SevenNet-0 with D3 (the default) or CHGNet for them"
+)
 
 
 class ElectrolyteParams(BaseModel):
@@ -71,6 +74,14 @@ class ElectrolyteParams(BaseModel):
     temperature_k: float = Field(298.15, gt=0, le=1000)
     pressure_bar: float = Field(1.01325, gt=0, le=10000)
     potential: Literal["sevennet_0_d3", "chgnet", "classical"] = "sevennet_0_d3"
+    """``classical`` is OPLS-AA run by LAMMPS with PPPM (:mod:`.classical`)."""
+    ion_charge_scale: float = Field(0.8, gt=0, le=1)
+    """Classical route: factor on the ionic charges (0.8 mimics electronic screening in a
+    non-polarisable model; 1 gives full charges). Solvent charges are never scaled."""
+    cutoff_a: float = Field(10.0, ge=6, le=20)
+    """Classical route: LJ and real-space Coulomb cutoff (Å), LJ tail correction on."""
+    pppm_accuracy: float = Field(1.0e-5, gt=0, lt=1e-2)
+    """Classical route: relative accuracy of PPPM forces."""
     device: str = Field("auto", pattern=r"^(auto|cpu|cuda(:\d+)?)$")
     n_atoms_min: int = Field(ge=2)
     n_atoms_max: int = Field(ge=2)
@@ -100,8 +111,19 @@ class ElectrolyteParams(BaseModel):
 
     @model_validator(mode="after")
     def _refusals(self) -> ElectrolyteParams:
-        if self.potential in REFUSED_POTENTIALS:
-            raise ValueError(REFUSED_POTENTIALS[self.potential])
+        classical_only = {"ion_charge_scale", "cutoff_a", "pppm_accuracy"} & self.model_fields_set
+        if self.potential != "classical" and classical_only:
+            raise ValueError(
+                f"{', '.join(sorted(classical_only))} only apply to the classical route "
+                "(potential 'classical', OPLS-AA)"
+            )
+        other = [s for s in self.solvents if s not in CLASSICAL_SOLVENTS]
+        if self.potential == "classical" and other:
+            raise ValueError(
+                CLASSICAL_REFUSAL.format(
+                    known=", ".join(CLASSICAL_SOLVENTS), asked=", ".join(other)
+                )
+            )
         unknown = [s for s in self.solvents if s not in SOLVENTS_KNOWN]
         if unknown or not self.solvents:
             raise ValueError(
@@ -129,8 +151,13 @@ class ElectrolyteParams(BaseModel):
 
     @property
     def calculator(self) -> str:
-        """The registered ASE calculator of the potential."""
+        """The registered ASE calculator of the potential (machine-learned routes)."""
         return {"sevennet_0_d3": "sevennet", "chgnet": "chgnet"}[self.potential]
+
+    @property
+    def classical(self) -> bool:
+        """True for the OPLS-AA route (LAMMPS), False for the ASE routes."""
+        return self.potential == "classical"
 
     def solvent_molecules(self) -> tuple[Molecule, ...]:
         """The solvent templates, in the order given."""

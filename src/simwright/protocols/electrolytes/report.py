@@ -8,6 +8,8 @@ the table.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -89,15 +91,7 @@ def build(
         f"D(Li⁺) = {d_li * 10:.2f} ± {err * 10:.2f} × 10⁻⁶ cm²/s ({comp.describe()}, "
         f"{p.temperature_k:g} K, {p.potential}, R² = {float(a['r2_li']):.3f}, preset {p.preset})"
     )
-    method = (
-        f"PACKMOL box 1.1·V₀^(1/3) (Bondi), FIRE to fmax < {p.fmax_ev_a} eV/Å, NPT "
-        f"{p.heavy_npt_ns:g} ns with m(H) = 3.016 u at 2 fs, NPT {p.npt_ns:g} ns at 1 fs, NVT "
-        f"{p.nvt_ns:g} ns (+{extensions} × {p.extension_ns:g} ns) at 1 fs from the frame closest "
-        f"to the mean density; MSD of molecular centres over all time origins with the "
-        f"system's centre-of-mass drift removed (never a per-group COM); fit over "
-        f"{a['fit_start_fs']:.0f}–{a['fit_end_fs']:.0f} fs, D = slope/6, error = standard "
-        f"deviation over {p.n_blocks} blocks. Potential: {p.potential} through ASE."
-    )
+    method = _method(p, a, extensions)
     return report_result(
         ctx,
         title="Li⁺ diffusivity in a LiPF₆ carbonate electrolyte",
@@ -106,6 +100,34 @@ def build(
         method=method,
         artifacts=(msd_ref, plot, thermo_ref),
         notes=notes,
+    )
+
+
+def _method(p: ElectrolyteParams, a: Mapping[str, Any], extensions: int) -> str:
+    analysis = (
+        f"MSD of molecular centres over all time origins with the system's centre-of-mass "
+        f"drift removed (never a per-group COM); fit over {a['fit_start_fs']:.0f}–"
+        f"{a['fit_end_fs']:.0f} fs, D = slope/6, error = standard deviation over "
+        f"{p.n_blocks} blocks."
+    )
+    if p.classical:
+        return (
+            f"PACKMOL box {p.box_factor:g}·V₀^(1/3) (Bondi); OPLS-AA in LAMMPS (PPPM "
+            f"{p.pppm_accuracy:g}, {p.cutoff_a:g} Å cutoff with LJ tail, 1-4 × 0.5, geometric "
+            f"mixing, ionic charges × {p.ion_charge_scale:g}); conjugate gradients until the "
+            f"largest force < {p.fmax_ev_a} eV/Å; NPT {p.heavy_npt_ns:g} ns with m(H) = "
+            f"3.016 u at 2 fs, NPT {p.npt_ns:g} ns at 1 fs (Nosé–Hoover), NVT {p.nvt_ns:g} ns "
+            f"(+{extensions} × {p.extension_ns:g} ns) at 1 fs from the snapshot closest to the "
+            f"mean density; " + analysis
+        )
+    return (
+        f"PACKMOL box 1.1·V₀^(1/3) (Bondi), FIRE to fmax < {p.fmax_ev_a} eV/Å, NPT "
+        f"{p.heavy_npt_ns:g} ns with m(H) = 3.016 u at 2 fs, NPT {p.npt_ns:g} ns at 1 fs, NVT "
+        f"{p.nvt_ns:g} ns (+{extensions} × {p.extension_ns:g} ns) at 1 fs from the frame closest "
+        f"to the mean density; MSD of molecular centres over all time origins with the "
+        f"system's centre-of-mass drift removed (never a per-group COM); fit over "
+        f"{a['fit_start_fs']:.0f}–{a['fit_end_fs']:.0f} fs, D = slope/6, error = standard "
+        f"deviation over {p.n_blocks} blocks. Potential: {p.potential} through ASE."
     )
 
 
@@ -131,11 +153,20 @@ def _notes(
         notes.append(f"WARNING: the NPT density drifted more than {p.density_tolerance:.0%}")
     if r2 < p.r2_min:
         notes.append(f"WARNING: Li⁺ R² = {r2:.3f} < {p.r2_min} after {extensions} extension(s)")
-    if p.preset == "quick":
+    if p.classical:
         notes.append(
-            "quick preset: a ~100-atom box and sub-picosecond stages, a smoke-level estimate "
-            "with a handful of ions; the MSD is far from the diffusive regime and D has no "
-            "statistical weight. Use preset 'paper' (about 1000 atoms, ns runs, a GPU)."
+            "force field: OPLS-AA (EC/PC types opls_771-779 after Silva & Freitas 2007, "
+            "Jorgensen et al. 1996 bonded terms, Li+ of Åqvist 1990, PF6- of CL&P 2004; "
+            f"sources per term in simwright.forcefields.opls.parameters), ionic charges × "
+            f"{p.ion_charge_scale:g}"
+        )
+    if p.preset == "quick":
+        machine = "many CPU cores" if p.classical else "a GPU"
+        notes.append(
+            "quick preset: a ~100-atom box and sub-picosecond stages (unless stated "
+            "otherwise), a smoke-level estimate with a handful of ions; the MSD is far from "
+            "the diffusive regime and D has no statistical weight. Use preset 'paper' "
+            f"(about 1000 atoms, ns runs, {machine})."
         )
     return notes
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
+from simwright.engines.lammps.launcher import find_lmp
 from simwright.engines.packmol import PackSpec, box_edge_a, find_packmol
 from simwright.errors import ValidationError
+from simwright.protocols.electrolytes.classical import forcefield as classical_forcefield
 from simwright.protocols.electrolytes.params import (
     HEAVY_TIMESTEP_FS,
     NORMAL_TIMESTEP_FS,
@@ -22,6 +24,10 @@ CORE_S_PER_ATOM_STEP = 0.04
 about 20 s per call on this project's shared 2-core machine at a load average near 10
 (about 0.2 of a core), i.e. ≈ 4 core-s / 96 atoms. An upper-side figure; a GPU is
 orders of magnitude faster."""
+
+CLASSICAL_CORE_S_PER_ATOM_STEP = 1.0e-4
+"""OPLS-AA with PPPM in LAMMPS, per atom and MD step on one core (an upper-side
+estimate for small boxes, where PPPM and neighbour-list overheads dominate)."""
 
 BYTES_PER_ATOM_FRAME = 200
 """One extxyz line: species, position, molecule id, mass, momenta, forces."""
@@ -41,18 +47,21 @@ def electrolyte_estimate(params: Any, settings: Settings) -> Estimate:
     )
     steps = sum(stages)
     frames = (nvt + ext) / max(1.0, p.frame_interval_fs / NORMAL_TIMESTEP_FS) + 200
-    core_s = steps * atoms * CORE_S_PER_ATOM_STEP
+    rate = CLASSICAL_CORE_S_PER_ATOM_STEP if p.classical else CORE_S_PER_ATOM_STEP
+    core_s = steps * atoms * rate
     return Estimate(
         atoms=atoms,
         md_steps=steps,
         engine_calls=5 + p.max_extensions,
         output_bytes=int(frames * atoms * BYTES_PER_ATOM_FRAME),
         core_hours=core_s / 3600.0,
-        longest_call_core_s=max(stages) * atoms * CORE_S_PER_ATOM_STEP,
+        longest_call_core_s=max(stages) * atoms * rate,
         basis=(
             f"{atoms} atoms; relaxation ≤ {stages[0]}, heavy NPT {stages[1]}, NPT "
             f"{stages[2]}, NVT {nvt} + extensions {ext} steps",
-            f"{CORE_S_PER_ATOM_STEP} core-s per atom-step (SevenNet-0 + D3 on a CPU, "
+            f"{CLASSICAL_CORE_S_PER_ATOM_STEP} core-s per atom-step (OPLS-AA, LAMMPS, PPPM)"
+            if p.classical
+            else f"{CORE_S_PER_ATOM_STEP} core-s per atom-step (SevenNet-0 + D3 on a CPU, "
             "measured on a loaded 2-core machine; a GPU is far faster)",
         ),
     )
@@ -63,6 +72,20 @@ def electrolyte_inputs(params: Any, settings: Settings) -> BuiltInputs:
 
     comp = composition(params)
     spec = PackSpec(comp.components, tolerance_a=2.0, vdw_box_factor=params.box_factor)
+    system = (
+        f"system: {comp.describe()}, cubic box {box_edge_a(spec):.2f} Å "
+        f"({params.box_factor:g}·V₀^(1/3))"
+    )
+    if params.classical:
+        ff = classical_forcefield(params)
+        return BuiltInputs(
+            (
+                system,
+                f"engine: PACKMOL {find_packmol()}",
+                f"engine: LAMMPS {find_lmp()}",
+                f"force field: {ff.description}",
+            )
+        )
     missing = [
         m
         for m in (("sevenn", "dftd3") if params.potential == "sevennet_0_d3" else ("chgnet",))

@@ -2,7 +2,8 @@
 
 Salt, solvent(s), ratio and its basis, concentration (molality, or molarity with a
 stated density), temperature and force route are read; a choice simwright cannot
-honour (another salt, EMC, a classical force field) raises :class:`ParseError` naming it.
+honour (another salt, EMC, a force field simwright lacks) raises :class:`ParseError` naming
+it. "OPLS-AA", "classical force field" choose the classical route (LAMMPS).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import re
 from typing import Any
 
 from simwright.errors import ParseError
-from simwright.protocols.electrolytes.params import REFUSED_POTENTIALS
 
 _TRIGGER = re.compile(r"\b(li[- ]?ion|li\+|lithium|lipf6|electrolyte)", re.I)
 _SOLVENTS = {
@@ -22,7 +22,8 @@ _SOLVENTS = {
     "emc": r"\bemc\b|ethyl methyl carbonate",
 }
 _OTHER_SALTS = r"\b(litfsi|lifsi|libf4|liclo4|libob|liasf6|lidfob)\b"
-_CLASSICAL = r"\b(opls(-aa)?|classical|force field|gaff|cl&p)\b"
+_CLASSICAL = r"\b(opls(?:-aa)?|classical)\b"
+_OTHER_FORCEFIELDS = r"\b(gaff2?|cl&p|charmm|amber|apple&p|compass|reaxff)\b"
 _NUMBER = r"(\d+(?:\.\d+)?)"
 
 
@@ -44,11 +45,29 @@ def parse_request(text: str) -> dict[str, Any] | None:
     raw.update(_ratio(low, len(found)))
     raw.update(_concentration(text))
     raw.update(_temperature(low))
-    if re.search(_CLASSICAL, low):
-        raise ParseError(REFUSED_POTENTIALS["classical"])
-    if "chgnet" in low:
-        raw["potential"] = "chgnet"
+    raw.update(_potential(low))
     return raw
+
+
+def _potential(low: str) -> dict[str, Any]:
+    """The potential a request names: OPLS-AA (classical), CHGNet or SevenNet; or none."""
+    other = re.search(_OTHER_FORCEFIELDS, low)
+    if other:
+        raise ParseError(
+            f"force field {other.group(1)} refused: the classical route runs OPLS-AA only"
+        )
+    named = [
+        name
+        for name, pattern in (
+            ("classical", _CLASSICAL),
+            ("chgnet", r"\bchgnet\b"),
+            ("sevennet_0_d3", r"\b(sevennet|7net)"),
+        )
+        if re.search(pattern, low)
+    ]
+    if len(named) > 1:
+        raise ParseError(f"the request names several potentials ({', '.join(named)})")
+    return {"potential": named[0]} if named else {}
 
 
 def _ratio(low: str, n: int) -> dict[str, Any]:

@@ -5,7 +5,8 @@ convergence check on the sampled density: the mean and its standard error from b
 averages, and the relative drift of a line fitted through the window. Converged when
 the drift and the relative standard error are both below their tolerances (a rule);
 otherwise sample longer (at most ``max_extensions`` times) and report with a warning.
-Systems: SPC/E, TIP3P and TIP4P/2005 water, Lennard-Jones argon, molten NaCl.
+Systems: SPC/E, TIP3P and TIP4P/2005 water, Lennard-Jones argon, molten NaCl, and
+methanol, ethanol and acetonitrile with OPLS-AA.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.inputs import md_inputs
 from simwright.protocols.liquids.references import DENSITY, Reference
 from simwright.protocols.liquids.run import (
+    ORGANIC_SYSTEMS,
     WATER_SYSTEMS,
     LiquidRunParams,
     equilibrate_liquid,
@@ -48,7 +50,12 @@ NACL_DENSITY_EXPERIMENT = Reference(
 class DensityParams(LiquidRunParams):
     """Parameters of ``density``; NPT always (a fixed density is refused)."""
 
-    SYSTEMS_ALLOWED: ClassVar[tuple[str, ...]] = (*WATER_SYSTEMS, "lj_argon", "nacl_melt")
+    SYSTEMS_ALLOWED: ClassVar[tuple[str, ...]] = (
+        *WATER_SYSTEMS,
+        "lj_argon",
+        "nacl_melt",
+        *ORGANIC_SYSTEMS,
+    )
 
     n_blocks: int = Field(5, ge=2, le=100)
     drift_tol: float = Field(0.005, gt=0, lt=1)

@@ -43,6 +43,16 @@ DENSITY: Final[dict[str, tuple[Reference, ...]]] = {
         Reference("density", 0.980, "g/cm^3", f"TIP3P at 298 K, 1 bar: {VEGA_ABASCAL_2011}"),
         WATER_DENSITY_EXPERIMENT,
     ),
+    **{
+        name: (
+            Reference("density", rho, "g/cm^3", f"experiment, {name} at 298.15 K, 1 atm: {src}"),
+        )
+        for name, rho, src in (
+            ("methanol", 0.7866, "CRC Handbook of Chemistry and Physics (≈, ±0.001)"),
+            ("ethanol", 0.7849, "CRC Handbook of Chemistry and Physics (≈, ±0.001)"),
+            ("acetonitrile", 0.7766, "CRC Handbook of Chemistry and Physics (≈, ±0.001)"),
+        )
+    },
 }
 """Densities at 298 K and 1 bar (the models' own values were computed with Ewald sums
 and long-range LJ corrections; simwright's SPC/E and TIP3P defaults have no LJ tail

@@ -34,7 +34,25 @@ _WATER: dict[str, Any] = {
     "production_ps": 50.0,
 }
 
+ORGANIC_SYSTEMS = ("methanol", "ethanol", "acetonitrile")
+"""Flexible OPLS-AA organic liquids (no constraints: 1 fs steps)."""
+
+_ORGANIC: dict[str, Any] = {
+    # ambient liquid at 1 atm; 150 molecules (≈ 900–1350 atoms), flexible C–H: 1 fs
+    "temperature_k": 298.15,
+    "pressure_bar": 1.01325,
+    "n_molecules": 150,
+    "timestep_fs": 1.0,
+    "equilibration_ps": 20.0,
+    "production_ps": 50.0,
+}
+
+PACK_DENSITY_G_CM3: dict[str, float] = {name: 0.7 for name in ORGANIC_SYSTEMS}
+"""Packing density of systems equilibrated at a pressure (default 1 g/cm³): the
+organic liquids are packed a little below their density (≈ 0.78 g/cm³)."""
+
 BASE_DEFAULTS: dict[str, dict[str, Any]] = {
+    **{name: dict(_ORGANIC) for name in ORGANIC_SYSTEMS},
     **{name: dict(_WATER) for name in WATER_SYSTEMS},
     # Rahman's liquid argon state point, Phys. Rev. 136, A405 (1964), fixed density
     "lj_argon": {
@@ -135,7 +153,8 @@ class LiquidRunParams(BaseModel):
 
 def prepare_liquid(ctx: RunContext, p: LiquidRunParams) -> ArtifactRef:
     """Pack the system and minimize it (rigid models start from the packing, a rule)."""
-    packed = build_liquid(ctx, p.liquid, p.n_molecules, p.density_g_cm3 or 1.0, p.seed)
+    density = p.density_g_cm3 or PACK_DENSITY_G_CM3.get(p.system, 1.0)
+    packed = build_liquid(ctx, p.liquid, p.n_molecules, density, p.seed)
     ff = p.forcefield
     if ff.rigid:
         ctx.rule(

@@ -29,6 +29,9 @@ _ANY_WATER_MODEL: Final = re.compile(
 OTHER_LIQUIDS: Final = {
     "lj_argon": ("argon", "ar", "lennard-jones", "lj"),
     "nacl_melt": ("nacl", "sodium chloride", "molten salt", "molten nacl", "tosi-fumi"),
+    "methanol": ("methanol", "meoh", "methyl alcohol"),
+    "ethanol": ("ethanol", "etoh", "ethyl alcohol"),
+    "acetonitrile": ("acetonitrile", "mecn", "methyl cyanide"),
 }
 """Non-water liquids, by the words that name them."""
 

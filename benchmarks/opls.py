@@ -1,0 +1,126 @@
+"""OPLS-AA liquids and the classical route of ``electrolyte_diffusivity``.
+
+Cases (each through the real protocol: PACKMOL, LAMMPS with PPPM):
+
+- ``density_methanol``, ``density_ethanol``, ``density_acetonitrile``: ``density`` at
+  298.15 K, 1 atm against experiment (CRC Handbook: 0.7866, 0.7849, 0.7766 g/cm³,
+  ±0.001). OPLS-AA's own published densities (Jorgensen, Maxwell, Tirado-Rives,
+  J. Am. Chem. Soc. 118, 11225 (1996); Price, Ostrovsky, Jorgensen, J. Comput. Chem.
+  22, 1340 (2001)) are within a few per cent of experiment; their exact numbers are
+  not transcribed here (unverified).
+- ``lipf6_pc_opls``: Li⁺ self-diffusion in 1 M LiPF₆ in PC at 298.15 K with OPLS-AA
+  (ionic charges × 0.8), the molarity converted through a stated solution density.
+  Compare with PFG-NMR (K. Hayamizu, J. Chem. Eng. Data 57, 2012 (2012)) and with
+  OPLS-type simulations with scaled charges; ``docs/benchmarks.md`` keeps the table.
+
+Every length is multiplied by ``--scale``. One JSON row per case: size, lengths, wall
+time and the figures.
+
+    python benchmarks/opls.py density_methanol lipf6_pc_opls [--scale 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from simwright.graph import Runner
+from simwright.protocols.electrolytes.diffusivity import PROTOCOL as ELECTROLYTE
+from simwright.protocols.liquids import density
+from simwright.protocols.registry import Protocol
+from simwright.settings import Settings
+from simwright.store import Store
+
+EXPERIMENT_DENSITY = {"methanol": 0.7866, "ethanol": 0.7849, "acetonitrile": 0.7766}
+"""g/cm³ at 298.15 K and 1 atm, CRC Handbook of Chemistry and Physics (±0.001)."""
+
+LIPF6_PC_DENSITY_G_CM3 = 1.30
+"""Density of 1 M LiPF₆ in PC at 25 °C used to turn the molarity into a molality;
+about 1.3 g/cm³ in the battery literature (unverified to the last digit). The
+simulated density is reported next to it."""
+
+
+def _density_case(system: str, scale: float) -> tuple[Protocol, dict[str, Any]]:
+    raw = {
+        "system": system,
+        "n_molecules": 100,
+        "equilibration_ps": 20.0 * scale,
+        "production_ps": 20.0 * scale,
+        "max_extensions": 0,
+    }
+    return density.PROTOCOL, raw
+
+
+def _electrolyte_case(scale: float) -> tuple[Protocol, dict[str, Any]]:
+    raw = {
+        "potential": "classical",
+        "solvents": ["pc"],
+        "molarity_mol_l": 1.0,
+        "solution_density_g_cm3": LIPF6_PC_DENSITY_G_CM3,
+        "n_atoms_min": 300,
+        "n_atoms_max": 420,
+        "heavy_npt_ns": 0.02 * scale,
+        "npt_ns": 0.02 * scale,
+        "nvt_ns": 0.06 * scale,
+        "extension_ns": 0.02 * scale,
+        "max_extensions": 0,
+        "frame_interval_fs": 200.0,
+        "relax_max_steps": 2000,
+    }
+    return ELECTROLYTE, raw
+
+
+CASES: dict[str, Callable[[float], tuple[Protocol, dict[str, Any]]]] = {
+    **{
+        f"density_{name}": (lambda scale, name=name: _density_case(name, scale))  # type: ignore[misc]
+        for name in EXPERIMENT_DENSITY
+    },
+    "lipf6_pc_opls": _electrolyte_case,
+}
+
+
+def run_case(name: str, scale: float, home: Path, threads: int) -> dict[str, Any]:
+    """Run one case in ``home``; its figures, size, lengths and wall time."""
+    protocol, raw = CASES[name](scale)
+    params = protocol.validate(raw)
+    store = Store.at(home / "simwright.db")
+    start = time.perf_counter()
+    out = Runner(store, Settings(home=home, threads=threads)).start(
+        protocol.graph, protocol.first_step(params), protocol=protocol.name, params=params
+    )
+    wall = time.perf_counter() - start
+    store.close()
+    row: dict[str, Any] = {"case": name, "status": out.status, "wall_s": round(wall, 1)}
+    if out.status != "completed":
+        return {**row, "error": out.error}
+    values = {k: (round(q.value, 4), q.uncertainty, q.unit) for k, q in out.result.values.items()}
+    row.update(parameters=params.model_dump(), values=values, summary=out.result.summary)
+    system = raw.get("system")
+    if system in EXPERIMENT_DENSITY:
+        rho = out.result.values["density"].value
+        row["experiment_g_cm3"] = EXPERIMENT_DENSITY[system]
+        row["deviation"] = round(rho / EXPERIMENT_DENSITY[system] - 1.0, 4)
+    return row
+
+
+def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> None:
+    """Run the named cases (default all) and print one JSON row each."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("cases", nargs="*", help=f"cases (default all): {', '.join(CASES)}")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every run length")
+    parser.add_argument("--threads", type=int, default=0, help="cores for LAMMPS (0: all)")
+    args = parser.parse_args(argv)
+    for name in args.cases or list(CASES):
+        if name not in CASES:
+            raise SystemExit(f"unknown case {name!r}; known: {', '.join(CASES)}")
+        with tempfile.TemporaryDirectory() as tmp:
+            out(json.dumps(run_case(name, args.scale, Path(tmp), args.threads)))
+
+
+if __name__ == "__main__":
+    main()
