@@ -8,20 +8,27 @@ PRB 37, 6991 (1988); Stillinger–Weber, PRB 31, 5262 (1985)), runs ``lattice_co
 LAMMPS, and prints each computed value with the paper's value (where recorded), the
 experimental value (Kittel; Simmons & Wang) and the deviations, plus the wall time
 of each protocol. ``--mlip`` adds the lattice constant and cohesive energy with a
-universal MLIP (CHGNet or SevenNet-0) against experiment. ``--defects`` runs the
+universal MLIP (CHGNet or SevenNet-0) against experiment. ``--phonons`` runs the
+``phonons`` protocol instead (Cu with the Mishin EAM and EMT, Si with Stillinger–Weber
+and Tersoff, and the MLIP when given) and compares the frequencies at X (Cu) and the
+optical frequency at Γ (Si) with experiment. ``--defects`` runs the
 lattice-defect protocols instead (``vacancy_formation_energy``, ``surface_energy``,
 ``stacking_fault`` for fcc; ``vacancy_migration`` too with ``--migration``), at their
 default sizes, compared with :mod:`simwright.potentials.defect_values` (values marked
 unverified there are marked ``(u)`` in the table).
 
-    python benchmarks/solids.py [--markdown] [--mlip chgnet]
+    python benchmarks/solids.py [--markdown] [--mlip chgnet] [--phonons]
     python benchmarks/solids.py --defects [--migration] [--elements Si] [--markdown]
+
+``SIMWRIGHT_THREADS=1`` limits every engine (and an MLIP's torch) to one thread, the
+fastest choice on a busy machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -35,11 +42,13 @@ from simwright.protocols.solids import (
     cohesive_energy,
     elastic_constants,
     lattice_constant,
+    phonons,
     stacking_fault,
     surface_energy,
     vacancy_formation_energy,
     vacancy_migration,
 )
+from simwright.protocols.solids.phonon_refs import EXPERIMENT_FREQUENCIES
 from simwright.settings import Settings
 from simwright.store import Store
 
@@ -87,7 +96,8 @@ def run_protocol(proto: Protocol, raw: dict[str, Any], home: Path) -> tuple[dict
     try:
         start = time.perf_counter()
         params = proto.validate(raw)
-        out = Runner(store, Settings(home=home)).start(
+        threads = int(os.environ.get("SIMWRIGHT_THREADS", "0"))
+        out = Runner(store, Settings(home=home, threads=threads)).start(
             proto.graph, proto.first_step(params), protocol=proto.name
         )
         wall = time.perf_counter() - start
@@ -129,6 +139,51 @@ def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
                 }
             )
     return {"element": element, "engine": label, "rows": rows, "wall_s": times}
+
+
+PHONON_CASES: tuple[tuple[str, dict[str, str]], ...] = (
+    ("Cu", {"potential": "Cu_mishin1.eam.alloy"}),
+    ("Cu", {"calculator": "emt"}),
+    ("Si", {"potential": "Si.sw"}),
+    ("Si", {"potential": "Si.tersoff"}),
+)
+PHONON_RAW: dict[str, Any] = {"supercell": 3, "mesh": 16}
+"""3×3×3 conventional cells: 108 atoms (fcc), 216 (diamond)."""
+
+
+def phonon_case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
+    """The phonons protocol for one element and engine, against measured frequencies."""
+    label = engine.get("potential") or engine.get("calculator", "")
+    values, wall = run_protocol(
+        phonons.PROTOCOL, {"element": element, **engine, **PHONON_RAW}, home
+    )
+    rows = [
+        {
+            "property": name,
+            "computed": round(values[name], 3),
+            "published": None,
+            "dev_published_pct": None,
+            "experiment": exp,
+            "dev_experiment_pct": _round(deviation(values[name], exp)),
+        }
+        for name, exp, _ in EXPERIMENT_FREQUENCIES.get(element, ())
+    ]
+    rows.append(
+        {
+            "property": "cv_300K (k_B)",
+            "computed": round(values["cv_300K"], 3),
+            "published": None,
+            "dev_published_pct": None,
+            "experiment": None,
+            "dev_experiment_pct": None,
+        }
+    )
+    return {
+        "element": element,
+        "engine": label,
+        "rows": rows,
+        "wall_s": {"phonons": round(wall, 1)},
+    }
 
 
 def defect_case(element: str, potential: str, home: Path, migration: bool) -> dict[str, Any]:
@@ -202,6 +257,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", action="store_true", help="print the docs table")
     parser.add_argument("--mlip", choices=("chgnet", "sevennet"), help="add an MLIP row")
+    parser.add_argument("--phonons", action="store_true", help="the phonons benchmark only")
     parser.add_argument("--defects", action="store_true", help="the defect protocols instead")
     parser.add_argument("--migration", action="store_true", help="with --defects: add NEB")
     parser.add_argument("--elements", nargs="+", help="only these elements' cases")
@@ -209,6 +265,13 @@ def main() -> None:
     results = []
     with tempfile.TemporaryDirectory(prefix="simwright-solids-") as tmp:
         home = Path(tmp)
+        if args.phonons:
+            cases = list(PHONON_CASES)
+            if args.mlip:
+                cases += [("Cu", {"calculator": args.mlip}), ("Si", {"calculator": args.mlip})]
+            results = [phonon_case(element, engine, home) for element, engine in cases]
+            print(markdown(results) if args.markdown else json.dumps(results, indent=2))
+            return
         if args.defects:
             cases = [(e, pot) for e, pot in CASES if not args.elements or e in args.elements]
             results = [defect_case(e, pot, home, args.migration) for e, pot in cases]

@@ -84,7 +84,10 @@ def rec_text(text: str, lib: PseudoLibrary):
 
 
 def test_relax_bulk_si_with_pbe(lib) -> None:
-    rec = recommend(DftRequest.model_validate(parse_dft_text("relax bulk Si with PBE")), lib)
+    raw = parse_dft_text("relax bulk Si with PBE")
+    assert raw is not None and raw["calculation"] == "vc-relax"  # bulk: the cell relaxes too
+    raw = parse_dft_text("relax the atomic positions of bulk Si with PBE, fixed cell")
+    rec = recommend(DftRequest.model_validate(raw), lib)
     t = rec.template
     assert t.calculation == "relax" and rec.pseudos.functional == "pbe"
     assert t.get("system", "ecutwfc") == 44.0 and t.get("system", "ecutrho") == 176.0

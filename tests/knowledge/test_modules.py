@@ -255,3 +255,11 @@ def test_the_knowledge_cli_imports_nothing_heavy() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]"
+
+
+def test_units_taken_without_pint_are_units_pint_parses() -> None:
+    from simwright.knowledge.schema import PARSED_UNITS  # lazy: this test only
+    from simwright.units import unit_registry  # lazy: this test only
+
+    for unit in PARSED_UNITS:
+        unit_registry().parse_units(unit)  # raises for a unit pint does not know

@@ -11,7 +11,20 @@ from simwright.builders.prototypes import bulk
 from simwright.errors import ValidationError
 from simwright.structure import Structure
 
-Prototype = Literal["fcc", "bcc", "hcp", "diamond", "sc", "rocksalt", "zincblende"]
+Prototype = Literal[
+    "fcc",
+    "bcc",
+    "hcp",
+    "diamond",
+    "sc",
+    "rocksalt",
+    "zincblende",
+    "cesiumchloride",
+    "wurtzite",
+    "fluorite",
+    "rutile",
+    "perovskite",
+]
 
 CONVENTIONAL_ATOMS: dict[str, int] = {
     "fcc": 4,
@@ -20,11 +33,19 @@ CONVENTIONAL_ATOMS: dict[str, int] = {
     "diamond": 8,
     "rocksalt": 8,
     "zincblende": 8,
+    "cesiumchloride": 2,
+    "fluorite": 12,
+    "perovskite": 5,
 }
 """Atoms in the conventional cubic cell of each cubic prototype."""
 
 _ELEMENTAL: frozenset[str] = frozenset({"fcc", "bcc", "hcp", "diamond", "sc"})
-_COMPOUND: frozenset[str] = frozenset({"rocksalt", "zincblende"})
+_COMPOUND: frozenset[str] = frozenset(
+    {"rocksalt", "zincblende", "cesiumchloride", "wurtzite", "fluorite", "rutile", "perovskite"}
+)
+_SPACEGROUP: frozenset[str] = frozenset({"rutile", "perovskite"})
+"""Prototypes ASE's ``bulk`` does not build: made from their Wyckoff positions
+(:mod:`simwright.builders.wyckoff`)."""
 
 
 def reference_crystal(element: str) -> tuple[str | None, float | None, float | None]:
@@ -50,6 +71,10 @@ class BulkSpec:
     ``prototype`` None takes the element's reference structure; ``a_a`` None its
     reference lattice constant (compounds need one). ``cubic`` asks for the
     conventional cubic cell instead of the primitive one (cubic prototypes only).
+    ``c_over_a`` sets the axial ratio of hcp, wurtzite and rutile; ``u`` the internal
+    parameter of wurtzite (default ideal) and rutile (oxygen at (u, u, 0); default 0.305).
+    Compounds name their elements in order: ``ZnO`` wurtzite, ``CaF2`` fluorite,
+    ``TiO2`` rutile, ``SrTiO3`` perovskite (A, B, X).
     """
 
     formula: str
@@ -57,6 +82,7 @@ class BulkSpec:
     a_a: float | None = None
     c_over_a: float | None = None
     cubic: bool = False
+    u: float | None = None
 
     def resolved(self) -> tuple[str, float, float | None]:
         """(prototype, a, c/a) after filling in the element's reference values."""
@@ -97,9 +123,16 @@ def build_bulk(spec: BulkSpec) -> Structure:
         raise ValidationError(f"{proto} needs a binary compound such as NaCl, not {spec.formula}")
     if spec.cubic and proto not in CONVENTIONAL_ATOMS:
         raise ValidationError(f"{proto} has no conventional cubic cell")
+    if proto in _SPACEGROUP:
+        # lazy: the Wyckoff-position builders import ASE's spacegroup module
+        from simwright.builders.wyckoff import build_prototype
+
+        return build_prototype(spec.formula, proto, a, c_over_a, spec.u)
     kwargs: dict[str, Any] = {"a": a, "cubic": spec.cubic}
-    if proto == "hcp":
+    if proto in ("hcp", "wurtzite"):
         kwargs["c"] = a * (c_over_a if c_over_a is not None else (8.0 / 3.0) ** 0.5)
+    if proto == "wurtzite" and spec.u is not None:
+        kwargs["u"] = spec.u
     try:
         atoms = bulk(spec.formula, proto, **kwargs)
     except (ValueError, KeyError, RuntimeError) as exc:

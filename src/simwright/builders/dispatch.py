@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from simwright.builders.cif import CifSpec, read_cif
+from simwright.builders.cited import CitedSpec, build_cited
 from simwright.builders.crystals import BulkSpec, SupercellSpec, build_bulk, build_supercell
 from simwright.builders.defects import VacancySpec, build_vacancy
 from simwright.builders.molecules import MoleculeSpec, build_molecule
 from simwright.builders.slabs import SlabSpec, build_slab
 from simwright.structure import Structure
 
-StructureSpec = BulkSpec | SupercellSpec | SlabSpec | VacancySpec | MoleculeSpec
+StructureSpec = (
+    BulkSpec | SupercellSpec | SlabSpec | VacancySpec | MoleculeSpec | CitedSpec | CifSpec
+)
 """A structure built without an engine."""
 
 
@@ -22,6 +26,10 @@ def build_structure(spec: StructureSpec) -> Structure:
         return build_slab(spec)
     if isinstance(spec, VacancySpec):
         return build_vacancy(spec)
+    if isinstance(spec, CitedSpec):
+        return build_cited(spec)
+    if isinstance(spec, CifSpec):
+        return read_cif(spec)
     return build_molecule(spec)
 
 
@@ -37,4 +45,8 @@ def describe_spec(spec: StructureSpec) -> str:
         return f"{spec.bulk.formula}({hkl}) slab, {spec.layers} layers, {spec.vacuum_a:g} Å vacuum"
     if isinstance(spec, VacancySpec):
         return f"vacancy at atom {spec.index} in the {describe_spec(spec.host)}"
+    if isinstance(spec, CitedSpec):
+        return f"{'×'.join(map(str, spec.repeat))} cell of {spec.name} (cited structure)"
+    if isinstance(spec, CifSpec):
+        return f"{'×'.join(map(str, spec.repeat))} cell of the crystal in {spec.path}"
     return f"{spec.name} molecule, {spec.vacuum_a:g} Å vacuum"

@@ -49,15 +49,22 @@ def species(formula: str) -> list[str]:
 
 
 def bulk(
-    formula: str, prototype: str, *, a: float, c: float | None = None, cubic: bool = False
+    formula: str,
+    prototype: str,
+    *,
+    a: float,
+    c: float | None = None,
+    cubic: bool = False,
+    u: float | None = None,
 ) -> Atoms:
     """The crystal ``formula`` in ``prototype`` with lattice constant ``a`` (Å).
 
     ``c`` is the hcp cell height (Å, required for hcp); ``cubic`` asks for the
-    conventional cubic cell. Raises ValueError for a formula that does not fit.
+    conventional cubic cell; ``u`` is wurtzite's internal parameter (ASE's default
+    when None). Raises ValueError for a formula that does not fit.
     """
     if prototype not in ELEMENTAL | COMPOUND:
-        return _ase_bulk(formula, prototype, a=a, c=c, cubic=cubic)
+        return _ase_bulk(formula, prototype, a=a, c=c, cubic=cubic, u=u)
     symbols = species(formula)
     want = 2 if prototype in COMPOUND else 1
     if len(symbols) != want:
@@ -113,12 +120,14 @@ def _hcp(symbol: str, a: float, c: float) -> Atoms:
     )
 
 
-def _ase_bulk(formula: str, prototype: str, *, a: float, c: float | None, cubic: bool) -> Atoms:
+def _ase_bulk(
+    formula: str, prototype: str, *, a: float, c: float | None, cubic: bool, u: float | None
+) -> Atoms:
     """A prototype written here only by ASE (wurtzite, cesium chloride...)."""
     # lazy: ase.build loads SciPy (~1 s); only the rarer prototypes come here
     from ase.build import bulk as ase_bulk
 
     try:
-        return ase_bulk(formula, prototype, a=a, c=c, cubic=cubic)
+        return ase_bulk(formula, prototype, a=a, c=c, cubic=cubic, u=u)
     except (KeyError, RuntimeError) as exc:
         raise ValueError(f"cannot build {formula} as {prototype}: {exc}") from exc

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import yaml
 from pydantic import ValidationError as PydanticValidationError
 
+from simwright import yamlio
 from simwright.campaign.spec import CampaignSpec
 from simwright.errors import ParseError, ValidationError
 from simwright.textio import read_utf8
@@ -179,7 +180,7 @@ def read_spec_data(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ParseError(f"cannot read campaign spec {path}: {exc.strerror}") from exc
     try:
-        data = yaml.safe_load(text)
+        data = yamlio.safe_load(text)
     except yaml.YAMLError as exc:
         raise ParseError(f"campaign spec {path} is not valid YAML: {exc}") from exc
     if not isinstance(data, dict):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -21,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from simwright.errors import SimwrightError
+from simwright.jsonsafe import strict_json
 from simwright.settings import Settings, load_settings, settings_at
 
 if TYPE_CHECKING:
@@ -37,31 +37,6 @@ HomeOpt = Annotated[
     Path | None,
     typer.Option("--home", help="simwright home (default $SIMWRIGHT_HOME or ~/.simwright)"),
 ]
-
-
-def strict_json(data: Any) -> Any:
-    """``data`` with every NaN or infinity replaced by None, noted under ``non_finite``.
-
-    Strict JSON has no NaN or Infinity. A non-finite float becomes ``null`` and, when
-    ``data`` is a dictionary, its path (``results.msd.value``) and original spelling
-    (``"inf"``, ``"-inf"``, ``"nan"``) are listed under the top-level key ``non_finite``.
-    """
-    found: dict[str, str] = {}
-    clean = _finite(data, "", found)
-    if found and isinstance(clean, dict):
-        clean["non_finite"] = found
-    return clean
-
-
-def _finite(value: Any, path: str, found: dict[str, str]) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        found[path or "."] = repr(value)
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v, f"{path}.{k}" if path else str(k), found) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v, f"{path}[{i}]", found) for i, v in enumerate(value)]
-    return value
 
 
 class _JsonStdout(io.TextIOBase):

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import BaseModel
 
 from simwright import __version__
 from simwright.cli.ask import ask as ask_command
@@ -37,10 +36,13 @@ from simwright.cli.common import (
 from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
 from simwright.cli.engines import engines as engines_command
+from simwright.cli.export import export as export_command
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
 from simwright.cli.potentials import potentials as potentials_command
+from simwright.cli.serve import serve as serve_command
+from simwright.cli.serve import serve_token as serve_token_command
 from simwright.cli.store import store_app
 from simwright.errors import ContractError, SimwrightError
 
@@ -75,13 +77,13 @@ def run(
     refuses leaves no run, and a refusal exits with code 2.
     """
     # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.api.requests import plan as plan_request
     from simwright.graph import Runner
-    from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols import load_protocols
     from simwright.protocols.preflight import preflight
 
     settings = settings_for(home)
-    resolved = resolve(request, load_protocols(), settings=settings)
+    resolved = plan_request(request, settings, load_protocols())
     proto = resolved.protocol
     checked = resolved.preflight or preflight(proto, resolved.params, settings).require()
     if not json_out:
@@ -116,9 +118,8 @@ def resume(
     """
 
     # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.api.simwright import run_settings
     from simwright.graph import FixedChoice, Runner
-    from simwright.graph.codec import loads
-    from simwright.protocols.preflight import preflight
     from simwright.protocols.registry import get_protocol
 
     settings = settings_for(home)
@@ -128,13 +129,35 @@ def resume(
     if row.protocol == "agent":
         resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
-    params = loads(row.params_json) if row.params_json not in (None, "", "{}") else None
-    if isinstance(params, BaseModel):
-        settings = preflight(proto, params, settings).require().run_settings(settings)
+    settings = run_settings(proto, row, settings)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(store, settings, decider=decider, observer=_observer())
     _terminate_gracefully()
     _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
+
+
+@app.command(hidden=True)
+@handled
+def worker(
+    run_id: Annotated[str, typer.Argument(help="The run to execute (exact id).")],
+    choose: Annotated[str | None, typer.Option(help="Answer a pending decision point.")] = None,
+    home: HomeOpt = None,
+) -> None:
+    """Execute one run the service queued (the service's worker process).
+
+    Progress is recorded as events in the store; exit codes as for ``run``.
+    """
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.api import Simwright
+
+    settings = settings_for(home)
+    api = Simwright(settings, store=open_existing_store(settings))
+    _terminate_gracefully()
+    outcome = api.execute(run_id, choose=choose)
+    if outcome.status == "completed" and settings.remember_runs:
+        _remember(settings, api.store, outcome.run_id)
+    err.print(f"run {outcome.run_id}: {outcome.status}", highlight=False)
+    raise typer.Exit(EXIT.get(outcome.status, 1))
 
 
 def _terminate_gracefully() -> None:
@@ -357,6 +380,9 @@ app.add_typer(dft_app, name="dft")
 app.command("ask")(ask_command)
 app.command("potentials")(potentials_command)
 app.command("engines")(engines_command)
+app.command("serve")(serve_command)
+app.command("serve-token")(serve_token_command)
+app.command("export")(export_command)
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(store_app, name="store")
 

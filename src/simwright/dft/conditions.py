@@ -71,9 +71,10 @@ def decide_conditions(
                 f"{request.smearing_ry:g} Ry, Marzari-Vanderbilt)"
             )
     magnetic = magnetic_species(built)
-    if request.spin is True or (request.spin is None and magnetic):
+    stated = request.magnetic_order is not None or (request.multiplicity or 1) > 1
+    if request.spin is True or stated or (request.spin is None and magnetic):
         found.append("spin_polarized")
-        if request.spin is None:
+        if request.spin is None and not stated:
             notes.append(
                 f"spin: {', '.join(magnetic)} started ferromagnetic (collinear, nspin=2); "
                 "say 'non-magnetic' to switch it off"
@@ -94,7 +95,7 @@ def decide_conditions(
     kind_condition = {"slab": "slab", "molecule": "molecule", "two_d": "two_d"}.get(built.kind)
     if kind_condition:
         found.append(kind_condition)
-    if request.hubbard_u_ev:
+    if request.hubbard_u_ev or request.hubbard:
         found.append("hubbard")
     if request.vdw is not None:
         found.append("vdw")

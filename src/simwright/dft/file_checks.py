@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from simwright import yamlio
 from simwright.dft.knowledge_graph import KnowledgeGraph, load_knowledge_graph
 from simwright.dft.validation import Problem, errors, validate_input
 from simwright.engines.espresso.reader import PwFile, parse_pw_file
@@ -211,7 +212,7 @@ def check_file(path: Path, kg: KnowledgeGraph | None = None) -> FileReport:
 
 
 def _mapping(text: str, path: Path) -> dict[str, dict[str, Any]]:
-    data = yaml.safe_load(text)
+    data = yamlio.safe_load(text)
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise ParseError(f"{path}: expected a mapping namelist -> variable -> value")
     return data

@@ -63,6 +63,12 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("bad_namelist", re.compile(r"bad line in namelist &(\w+): \"(.*)\"|reading namelist (\w+)")),
     ("missing_pseudo", re.compile(r"from readpp[^\n]*\n\s*file (\S+) not found")),
     ("fr_pp_needs_spin_orbit", re.compile(r"FR-PP please use lspinorb")),
+    # pw.x 6.7, DFT+U with noncolin: "from iosys : error # 1 / simplified LDA+U not
+    # implemented with noncol. magnetism, use lda_plus_u_kind = 1"
+    ("noncollinear_plus_u", re.compile(r"simplified LDA\+U not implemented with noncol")),
+    # ... and then "from force_hub : error # 1 / forces in full LDA+U scheme are not yet
+    # implemented" (stress likewise)
+    ("full_plus_u_forces", re.compile(r"(?:forces|stress) in full LDA\+U scheme")),
     ("smearing_needed", re.compile(r"smearing is needed")),
     # pw.x 6.7 nscf with tetrahedra and fewer bands than filled states:
     # "from tetra_weights : error # 1 / bad Fermi energy"
@@ -178,6 +184,37 @@ def fr_pp(d: Diagnosis, run: PwRun, ctx: RepairContext) -> Repair | None:
     )
 
 
+def full_lda_plus_u(d: Diagnosis, run: PwRun, ctx: RepairContext) -> Repair | None:
+    """DFT+U in a non-collinear run: pw.x needs the full (Liechtenstein) scheme."""
+    if run.input.get("system", "lda_plus_u_kind") == 1:
+        return None
+    return Repair(
+        "full_lda_plus_u",
+        "non-collinear DFT+U needs lda_plus_u_kind = 1 (J = 0 unless given)",
+        {"system": {"lda_plus_u_kind": 1}},
+    )
+
+
+def full_lda_plus_u_forces(d: Diagnosis, run: PwRun, ctx: RepairContext) -> Repair | None:
+    """pw.x 6.7 has no forces or stress with full DFT+U: an SCF drops them, a relaxation
+    cannot be done."""
+    if run.input.calculation != "scf":
+        return Repair(
+            "full_lda_plus_u_forces",
+            "pw.x 6.7 computes no forces or stress with the full DFT+U scheme "
+            "(non-collinear DFT+U): this relaxation cannot be run",
+            terminal=True,
+        )
+    system_off = {k: False for k in ("tprnfor", "tstress") if run.input.get("control", k)}
+    if not system_off:
+        return None
+    return Repair(
+        "full_lda_plus_u_forces",
+        "no forces or stress with the full DFT+U scheme: tprnfor, tstress off",
+        {"control": system_off},
+    )
+
+
 def smearing_needed(d: Diagnosis, run: PwRun, ctx: RepairContext) -> Repair | None:
     """A metal with fixed occupations: switch on cold smearing."""
     if str(run.input.get("system", "occupations", "fixed")).lower() == "smearing":
@@ -276,6 +313,8 @@ HANDLERS: Sequence[Handler] = (
     Handler("missing_pseudopotential", frozenset({"missing_pseudo"}), missing_pseudo),
     Handler("namelist_knowledge_graph", frozenset({"bad_namelist"}), bad_namelist),
     Handler("spin_orbit_for_fr_pp", frozenset({"fr_pp_needs_spin_orbit"}), fr_pp),
+    Handler("full_lda_plus_u", frozenset({"noncollinear_plus_u"}), full_lda_plus_u),
+    Handler("full_lda_plus_u_forces", frozenset({"full_plus_u_forces"}), full_lda_plus_u_forces),
     Handler("metal_smearing", frozenset({"smearing_needed"}), smearing_needed),
     Handler("more_bands", frozenset({"too_few_bands"}), too_few_bands),
     Handler("fewer_bands", frozenset({"too_many_bands"}), too_many_bands),

@@ -20,8 +20,8 @@ from importlib import resources
 from typing import Any, Literal
 
 import networkx as nx
-import yaml
 
+from simwright import yamlio
 from simwright.dft.kg_rules import ACTIVATIONS, CONDITIONS, NAMELIST_NEEDS, REQUIREMENTS, Activation
 from simwright.errors import ValidationError
 
@@ -357,7 +357,7 @@ def _card(name: str, data: Mapping[str, Any]) -> Parameter:
 def load_knowledge_graph() -> KnowledgeGraph:
     """The knowledge graph of pw.x 6.7, built once from the packaged data."""
     text = resources.files("simwright.dft").joinpath("data/pw_parameters.yaml").read_text()
-    data = yaml.safe_load(text)
+    data = yamlio.safe_load(text)
     params: dict[str, Parameter] = {}
     for name, entry in data["parameters"].items():
         params[name.lower()] = _parameter(name, entry)

@@ -21,7 +21,8 @@ from ase.units import Bohr, Ry
 from simwright.dft.conditions import MAGNETIC_MOMENTS, ConditionReport, decide_conditions
 from simwright.dft.kg_rules import HYBRIDS, Value
 from simwright.dft.knowledge_graph import KnowledgeGraph, load_knowledge_graph, split_name
-from simwright.dft.request import SMEARING_NAMES, DftRequest
+from simwright.dft.magnetic import Ordered, antiferromagnetic, hubbard_values
+from simwright.dft.request import SMEARING_NAMES, DftRequest, correlated_elements
 from simwright.dft.structures import BuiltStructure, MaterialsProjectFetcher, build_structure
 from simwright.dft.validation import errors, validate_input
 from simwright.engines.espresso.pseudo import functional_family
@@ -123,7 +124,12 @@ def kpoint_mesh(structure: Structure, kspacing_inv_a: float, kind: str) -> KPoin
 
 def _pseudos(request: DftRequest, library: PseudoLibrary, elements: list[str]) -> PseudoSelection:
     if not request.pseudopotentials:
-        return library.select(elements, request.functional)
+        return library.select(
+            elements,
+            request.functional,
+            spin_orbit=request.spin_orbit,
+            families=request.pseudo_family,
+        )
     missing = [e for e in elements if e not in request.pseudopotentials]
     if missing:
         raise ValidationError(
@@ -138,7 +144,13 @@ def _pseudos(request: DftRequest, library: PseudoLibrary, elements: list[str]) -
         raise ValidationError(
             f"the given pseudopotentials are {family.upper()}, not {request.functional.upper()}"
         )
-    return PseudoSelection(family, chosen, any(p.fully_relativistic for p in chosen))
+    relativistic = any(p.fully_relativistic for p in chosen)
+    if request.spin_orbit and not all(p.fully_relativistic for p in chosen):
+        scalar = ", ".join(p.name for p in chosen if not p.fully_relativistic)
+        raise ValidationError(
+            f"spin-orbit coupling needs fully relativistic files; {scalar} is not"
+        )
+    return PseudoSelection(family, chosen, relativistic)
 
 
 class _Template:
@@ -182,7 +194,7 @@ def _cutoffs(request: DftRequest, pseudos: PseudoSelection) -> tuple[float, floa
 
 
 def _apply_activations(
-    t: _Template, conditions: ConditionReport, request: DftRequest, species: list[str]
+    t: _Template, conditions: ConditionReport, request: DftRequest, species: SpeciesPlan
 ) -> None:
     for a in t.kg.activated(conditions.conditions):
         if a.structural or a.value is None:
@@ -210,16 +222,41 @@ def _requested(name: str, request: DftRequest) -> tuple[Value, str] | None:
     return None
 
 
+@dataclass(frozen=True)
+class SpeciesPlan:
+    """The species of the input in order: name (label or element), element, spin sign, and
+    the Hubbard U of each element with where it came from."""
+
+    names: tuple[str, ...]
+    symbols: tuple[str, ...]
+    signs: tuple[int, ...]
+    hubbard_u_ev: dict[str, float]
+    hubbard_source: dict[str, str]
+
+
+def _starting_moment(sym: str, plan: SpeciesPlan, request: DftRequest) -> float:
+    """Starting magnetization of an element: the table's for Fe, Co, Ni, 0.5 for other d/f
+    elements (or for every element of a structure without one) when spin is asked for."""
+    if sym in MAGNETIC_MOMENTS:
+        return MAGNETIC_MOMENTS[sym]
+    spin = request.spin or request.magnetic_order is not None
+    if not spin:
+        return 0.0
+    correlated = correlated_elements("".join(plan.symbols))
+    return 0.5 if (sym in correlated or not correlated) else 0.0
+
+
 def _per_species(
-    t: _Template, name: str, reason: str, request: DftRequest, species: list[str]
+    t: _Template, name: str, reason: str, request: DftRequest, plan: SpeciesPlan
 ) -> None:
-    for i, sym in enumerate(species, start=1):
+    for i, (sym, sign) in enumerate(zip(plan.symbols, plan.signs, strict=True), start=1):
         if name == "starting_magnetization":
-            moment = MAGNETIC_MOMENTS.get(sym, 0.5 if request.spin else 0.0)
+            moment = _starting_moment(sym, plan, request)
             if moment:
-                t.set("system", f"starting_magnetization({i})", moment, reason)
-        elif name == "Hubbard_U" and sym in request.hubbard_u_ev:
-            t.set("system", f"Hubbard_U({i})", request.hubbard_u_ev[sym], "given in the request")
+                why = reason if sign > 0 else "opposite spin of the antiferromagnetic order"
+                t.set("system", f"starting_magnetization({i})", sign * moment, why)
+        elif name == "Hubbard_U" and sym in plan.hubbard_u_ev:
+            t.set("system", f"Hubbard_U({i})", plan.hubbard_u_ev[sym], plan.hubbard_source[sym])
 
 
 def _assemble(
@@ -228,9 +265,9 @@ def _assemble(
     pseudos: PseudoSelection,
     conditions: ConditionReport,
     kg: KnowledgeGraph,
+    species: SpeciesPlan,
 ) -> _Template:
     t = _Template(kg)
-    species = list(dict.fromkeys(built.structure.symbols))
     t.set("control", "calculation", request.calculation, "the requested task")
     t.set("control", "tprnfor", True, "report forces")
     if built.kind == "bulk":
@@ -246,13 +283,81 @@ def _assemble(
         t.set("system", "ecutfock", float(min(rho, 4 * wfc)), "exact exchange at 4 × ecutwfc")
     if request.vdw is not None:
         t.set("system", "vdw_corr", request.vdw, "dispersion correction requested")
+    if conditions.has("hubbard") and conditions.has("spin_orbit"):
+        _full_plus_u(t, request)
     if built.kind == "molecule":
         nelec = pseudos.valence_electrons(built.structure.symbols)
         t.set("system", "nbnd", math.ceil(nelec / 2) + 4, "empty states help a molecule's SCF")
-        if round(nelec) % 2 == 1:
+        _molecule_spin(t, round(nelec), request.multiplicity)
+    _spin_occupations(t, species)
+    return t
+
+
+def _full_plus_u(t: _Template, request: DftRequest) -> None:
+    """Non-collinear DFT+U: pw.x 6.7 has only the full scheme, without forces or stress."""
+    if request.calculation != "scf":
+        raise ValidationError(
+            "DFT+U with spin-orbit coupling needs pw.x's full DFT+U scheme, which in pw.x 6.7 "
+            "computes no forces or stress: a relaxation cannot be run; drop one of the two"
+        )
+    t.set("system", "lda_plus_u_kind", 1, "non-collinear DFT+U needs the full scheme (J = 0)")
+    t.set("control", "tprnfor", False, "no forces with the full DFT+U scheme in pw.x 6.7")
+    t.set("control", "tstress", False, "no stress with the full DFT+U scheme in pw.x 6.7")
+
+
+def _spin_occupations(t: _Template, plan: SpeciesPlan) -> None:
+    """A spin-polarised run with fixed occupations needs its moment: zero for an
+    antiferromagnet; otherwise a little smearing lets the moment find its value."""
+    system = t.values["system"]
+    if system.get("nspin") != 2 or system.get("occupations") == "smearing":
+        return
+    if "tot_magnetization" in system:
+        return
+    if any(sign < 0 for sign in plan.signs):
+        t.set("system", "tot_magnetization", 0.0, "an antiferromagnet has no net moment")
+        return
+    t.set("system", "occupations", "smearing", "a spin-polarised insulator: the moment is free")
+    t.set("system", "smearing", "gaussian", "narrow Gaussian smearing for an insulator")
+    t.set("system", "degauss", 0.005, "0.005 Ry: small enough not to blur a gap")
+
+
+def _molecule_spin(t: _Template, nelec: int, multiplicity: int | None) -> None:
+    """nspin and the fixed moment of a molecule: the stated multiplicity, else a doublet
+    for an odd electron count."""
+    if multiplicity is None:
+        if nelec % 2 == 1:
             t.set("system", "nspin", 2, "an odd number of electrons leaves one spin unpaired")
             t.set("system", "tot_magnetization", 1.0, "a doublet")
-    return t
+        return
+    if (multiplicity - 1) % 2 != nelec % 2:
+        raise ValidationError(
+            f"multiplicity {multiplicity} is impossible with {nelec} valence electrons"
+        )
+    if multiplicity > 1:
+        t.set("system", "nspin", 2, "the stated multiplicity")
+        t.set(
+            "system", "tot_magnetization", float(multiplicity - 1), "2S of the stated multiplicity"
+        )
+
+
+def _species_plan(
+    request: DftRequest, built: BuiltStructure, ordered: Ordered | None
+) -> tuple[SpeciesPlan, tuple[str, ...]]:
+    """Species names (two per element of an antiferromagnet), signs and Hubbard U."""
+    symbols = list(dict.fromkeys(built.structure.symbols))
+    if ordered is None:
+        names, syms, signs = symbols, symbols, [1] * len(symbols)
+    else:
+        names = list(dict.fromkeys(ordered.labels))
+        syms = [ordered.built.structure.symbols[ordered.labels.index(n)] for n in names]
+        signs = [ordered.signs.get(n, 1) for n in names]
+    given = dict(request.hubbard_u_ev)
+    values, source = (
+        hubbard_values(symbols, given, request.hubbard) if (request.hubbard or given) else ({}, {})
+    )
+    notes = tuple(v for e, v in source.items() if e not in given)
+    plan = SpeciesPlan(tuple(names), tuple(syms), tuple(signs), values, source)
+    return plan, notes
 
 
 def recommend(
@@ -265,27 +370,37 @@ def recommend(
     """The recommended pw.x input for ``request`` (refuses what it cannot do, naming why)."""
     kg = kg or load_knowledge_graph()
     built = build_structure(request.structure, fetcher)
+    ordered = None
+    if request.magnetic_order == "antiferromagnetic":
+        ordered = antiferromagnetic(built, request.structure.name, request.structure.lattice)
+        built = ordered.built
     structure = _rattled(built.structure, request.rattle_a)
     elements = list(dict.fromkeys(structure.symbols))
     pseudos = _pseudos(request, library, elements)
     conditions = decide_conditions(request, built, pseudos)
-    t = _assemble(request, built, pseudos, conditions, kg)
+    plan, hubbard_notes = _species_plan(request, built, ordered)
+    t = _assemble(request, built, pseudos, conditions, kg, plan)
     problems = errors(validate_input(t.values, kg))
     if problems:
         raise ValidationError(
             "the recommended input is inconsistent: " + "; ".join(p.message for p in problems)
         )
-    species = tuple(Species(p.element, p.name) for p in pseudos.pseudos)
-    mesh = (
-        KPoints("automatic", request.kpoints)
-        if request.kpoints is not None
-        else kpoint_mesh(structure, request.kspacing_inv_a, built.kind)
+    species = tuple(
+        Species(sym, pseudos.for_element(sym).name, label=name if name != sym else None)
+        for name, sym in zip(plan.names, plan.symbols, strict=True)
     )
-    template = PwInput(t.values, species, structure, mesh)
+    if request.gamma_point:
+        mesh = KPoints("gamma")
+    elif request.kpoints is not None:
+        mesh = KPoints("automatic", request.kpoints)
+    else:
+        mesh = kpoint_mesh(structure, request.kspacing_inv_a, built.kind)
+    labels = ordered.labels if ordered is not None else None
+    template = PwInput(t.values, species, structure, mesh, labels=labels)
     if request.overrides:
         template = template.with_values(request.overrides)
         _check_input_dft(template, pseudos)
-    assumed = (*built.assumed, *pseudos.assumed, *conditions.assumed)
+    assumed = (*built.assumed, *pseudos.assumed, *conditions.assumed, *hubbard_notes)
     if request.functional is None and not any(a.startswith("functional:") for a in assumed):
         assumed = (*assumed, f"functional: {pseudos.functional.upper()} (none was named)")
     return Recommendation(request, built, pseudos, conditions, template, t.suggested(), assumed)

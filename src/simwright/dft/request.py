@@ -19,7 +19,7 @@ from simwright.engines.confine import plain_name
 from simwright.engines.espresso.pseudo import canonical_functional
 from simwright.engines.espresso.template import path_variables
 from simwright.errors import ParseError
-from simwright.text import find_elements, has_word
+from simwright.text import element_mentions, find_elements, has_word
 
 Calculation = Literal["scf", "relax", "vc-relax"]
 NamelistValue = bool | int | float | str
@@ -41,7 +41,11 @@ _FLAT_KINDS = {
     "two_d": "two_d",
     "2d": "two_d",
 }
-_FLAT_STRUCTURE_KEYS = ("lattice", "facet", "a_a", "vacuum_a")
+_FLAT_STRUCTURE_KEYS = ("lattice", "facet", "a_a", "vacuum_a", "box_a")
+MagneticOrder = Literal["ferromagnetic", "antiferromagnetic"]
+PseudoFamily = Literal[
+    "sssp", "sg15", "gbrv", "pslibrary", "dojo", "oncv", "paw", "ultrasoft", "norm-conserving"
+]
 
 
 class DftRequest(BaseModel):
@@ -62,7 +66,28 @@ class DftRequest(BaseModel):
     smearing: Smearing | None = Field(None, description="smearing shape (None: cold for metals)")
     smearing_ry: float = Field(0.02, gt=0, le=0.2, description="degauss for metals (Ry)")
     spin: bool | None = Field(None, description="spin polarization (None: decide from elements)")
-    hubbard_u_ev: dict[str, float] = Field(default_factory=dict)
+    hubbard_u_ev: dict[str, float] = Field(
+        default_factory=dict, description="element -> Hubbard U (eV), Dudarev DFT+U"
+    )
+    hubbard: bool = Field(
+        False, description="DFT+U; elements without a given U take the cited table's value"
+    )
+    magnetic_order: MagneticOrder | None = Field(
+        None, description="collinear order (None: ferromagnetic start for Fe, Co, Ni)"
+    )
+    spin_orbit: bool | None = Field(
+        None, description="spin-orbit coupling (True needs fully relativistic files)"
+    )
+    multiplicity: int | None = Field(None, ge=1, le=7, description="2S+1 of a molecule")
+    pseudo_family: tuple[PseudoFamily, ...] = Field(
+        (), description="pseudopotential family or kind to choose from (installed only)"
+    )
+    gamma_point: bool = Field(False, description="Γ-point sampling only")
+    use_converged: bool = Field(
+        False,
+        description="take cutoffs and k-spacing from a stored dft_convergence study "
+        "(for what the request does not state)",
+    )
     vdw: Literal["grimme-d2", "grimme-d3", "ts", "xdm"] | None = None
     pseudopotentials: dict[str, str] = Field(default_factory=dict, description="element -> file")
     pseudo_dirs: tuple[str, ...] = Field((), description="extra pseudopotential directories")
@@ -108,7 +133,26 @@ class DftRequest(BaseModel):
             flat["smearing_ry"] = flat.pop("degauss_ry")
         if "spin_polarized" in flat:
             flat["spin"] = flat.pop("spin_polarized")
+        if "surface_cell" in flat:
+            nx, ny = _surface_cell(flat.pop("surface_cell"))
+            size = spec.get("size", (1, 1, 3))
+            spec["size"] = (nx, ny, size[2])
+        _flat_hubbard(flat, spec["name"])
         return flat
+
+    @model_validator(mode="after")
+    def _consistent_choices(self) -> DftRequest:
+        """Refuse choices that contradict each other before anything is built."""
+        if self.gamma_point and self.kpoints is not None:
+            raise ValueError("Γ-point sampling and an explicit k-point mesh contradict each other")
+        if self.spin is False and self.magnetic_order is not None:
+            raise ValueError(f"a {self.magnetic_order} order needs spin polarization")
+        if self.multiplicity is not None and self.structure.kind != "molecule":
+            raise ValueError(
+                "a spin multiplicity is given for molecules; for crystals say "
+                "'ferromagnetic' or 'antiferromagnetic'"
+            )
+        return self
 
     @field_validator("overrides")
     @classmethod
@@ -145,6 +189,62 @@ class DftRequest(BaseModel):
             raise ValueError(str(exc)) from exc
 
 
+def _surface_cell(value: Any) -> tuple[int, int]:
+    """(nx, ny) of a slab's lateral cell from ``[2, 2]``."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ValueError(f"a surface cell has two repeats, e.g. 2x2; got {value!r}")
+    nx, ny = (int(v) for v in value)
+    if nx < 1 or ny < 1 or nx * ny > 64:
+        raise ValueError(f"surface cell {nx}x{ny} is out of range (1x1 .. 8x8)")
+    return nx, ny
+
+
+_D_AND_F_BLOCK = re.compile(
+    r"Sc|Ti|V|Cr|Mn|Fe|Co|Ni|Cu|Zn|Y|Zr|Nb|Mo|Tc|Ru|Rh|Pd|Ag|Cd|Hf|Ta|W|Re|Os|Ir|Pt|Au|Hg|"
+    r"La|Ce|Pr|Nd|Pm|Sm|Eu|Gd|Tb|Dy|Ho|Er|Tm|Yb|Lu|Th|Pa|U|Np|Pu"
+)
+
+
+def correlated_elements(formula: str) -> list[str]:
+    """The d- and f-block elements of a formula (candidates for a Hubbard U)."""
+    symbols = re.findall(r"[A-Z][a-z]?", formula)
+    return [s for s in dict.fromkeys(symbols) if _D_AND_F_BLOCK.fullmatch(s)]
+
+
+def _flat_hubbard(flat: dict[str, Any], formula: str) -> None:
+    """``hubbard`` (pbe/lda/any), ``hubbard_u_ev`` as a number and ``hubbard_element`` of
+    the flat form become the functional, ``hubbard`` and the element -> U mapping."""
+    kind = flat.pop("hubbard", None)
+    if isinstance(kind, str):
+        flat["hubbard"] = True
+        if kind in ("pbe", "lda"):
+            if flat.get("functional") not in (None, kind):
+                raise ValueError(f"{kind.upper()}+U and the functional {flat['functional']} differ")
+            flat["functional"] = kind
+    elif kind is not None:
+        flat["hubbard"] = kind
+    element = flat.pop("hubbard_element", None)
+    value = flat.get("hubbard_u_ev")
+    if not isinstance(value, (int, float)):
+        if element is not None:
+            raise ValueError(
+                f"a Hubbard U on {element} needs its value, e.g. 'U = 5 eV on {element}'"
+            )
+        return
+    if element is None:
+        candidates = correlated_elements(formula)
+        if len(candidates) != 1:
+            raise ValueError(
+                f"which element gets U = {value:g} eV? {formula} has "
+                f"{', '.join(candidates) or 'no d or f element'}; say e.g. 'U = {value:g} eV on Ni'"
+            )
+        element = candidates[0]
+    if element not in re.findall(r"[A-Z][a-z]?", formula):
+        raise ValueError(f"U on {element}: {formula} has no {element}")
+    flat["hubbard_u_ev"] = {element: float(value)}
+    flat["hubbard"] = True
+
+
 DFT_WORDS = (
     "dft",
     "pbe",
@@ -171,6 +271,9 @@ _FUNCTIONALS = (
     ("lda", "lda"),
     ("pz", "lda"),
     ("blyp", "blyp"),
+    ("local density approximation", "lda"),
+    ("local-density approximation", "lda"),
+    ("perdew-burke-ernzerhof", "pbe"),
 )
 _MOLECULE_NAMES = {
     "water": "H2O",
@@ -190,19 +293,52 @@ _FORMULA = re.compile(r"\b((?:[A-Z][a-z]?\d*){1,4})\b")
 def mentions_dft(text: str) -> bool:
     """True when the request is meant for a DFT (pw.x) protocol."""
     low = text.lower()
+    phrases = (
+        "pw.x",
+        "quantum espresso",
+        "density functional",
+        "local density approximation",
+        "local-density approximation",
+        "perdew-burke-ernzerhof",
+        "generalized gradient approximation",
+    )
     return any(has_word(text, w) for w in DFT_WORDS if "." not in w and " " not in w) or any(
-        w in low for w in ("pw.x", "quantum espresso", "density functional")
+        w in low for w in phrases
     )
 
 
+_VC_WORDS = re.compile(
+    r"vc-relax|variable[- ]cell|cell relax|relax(?:ing)? the (?:unit )?cell"
+    r"|cell and (?:ions|positions)|full relaxation"
+)
+_FIXED_CELL_WORDS = re.compile(
+    r"fixed[- ]cell|cell fixed|keeping the cell|positions only|atomic positions|ions only"
+    r"|at the experimental lattice"
+)
+
+
 def parse_calculation(text: str) -> Calculation:
-    """scf, relax or vc-relax from the wording."""
+    """scf, relax or vc-relax from the wording ("relax" alone: see :func:`states_fixed_cell`)."""
     low = text.lower()
-    if re.search(r"vc-relax|variable[- ]cell|cell relax", low):
+    if _VC_WORDS.search(low):
         return "vc-relax"
-    if re.search(r"\brelax\w*|geometry optimi[sz]", low):
+    if re.search(r"\brelax\w*|geometry optimi[sz]|structural optimi[sz]", low):
         return "relax"
     return "scf"
+
+
+def states_fixed_cell(text: str) -> bool:
+    """True when the request keeps the cell fixed ("fixed cell", "atomic positions")."""
+    return _FIXED_CELL_WORDS.search(text.lower()) is not None
+
+
+def _with_symbols(text: str) -> str:
+    """``text`` with element names written as symbols ("bcc iron" -> "bcc Fe")."""
+    out = text
+    for m in reversed(element_mentions(text)):
+        if m.text != m.meaning:
+            out = out[: m.start] + m.meaning + out[m.end :]
+    return out
 
 
 def parse_functional(text: str) -> tuple[str | None, str | None]:
@@ -280,10 +416,12 @@ def parse_dft_text(text: str) -> dict[str, Any] | None:
     """Raw :class:`DftRequest` parameters from free text, or None if not a DFT request."""
     if not mentions_dft(text):
         return None
-    raw: dict[str, Any] = {
-        "structure": parse_structure(text),
-        "calculation": parse_calculation(text),
-    }
+    calculation = parse_calculation(text)
+    raw: dict[str, Any] = {"structure": parse_structure(_with_symbols(text))}
+    if calculation != "relax" or states_fixed_cell(text) or raw["structure"]["kind"] != "bulk":
+        raw["calculation"] = calculation
+    else:
+        raw["calculation"] = "vc-relax"  # "relax bulk X": the cell relaxes too
     functional, hybrid = parse_functional(text)
     if functional is not None:
         raw["functional"] = functional

@@ -78,6 +78,7 @@ class StructureSpec(BaseModel):
     facet: str | None = Field(None, description="surface Miller index, e.g. 111, 100, 0001")
     size: tuple[int, int, int] = Field((1, 1, 3), description="surface cell repeats and layers")
     vacuum_a: float | None = Field(None, gt=0, description="vacuum between periodic images (Å)")
+    box_a: float | None = Field(None, gt=0, description="cubic box edge for a molecule (Å)")
     spacegroup: int | None = Field(None, ge=1, le=230)
     basis: tuple[tuple[str, tuple[float, float, float]], ...] = ()
     cellpar: tuple[float, float, float, float, float, float] | None = None
@@ -193,12 +194,40 @@ def build_molecule(spec: StructureSpec) -> BuiltStructure:
         raise ValidationError(
             f"unknown molecule {spec.name!r}; ASE's G2 set names e.g. CO, H2O, CH4"
         )
-    vac = _vacuum(spec, 10.0)
     atoms = molecule(spec.name)
+    if spec.box_a is not None:
+        return _in_box(spec, atoms)
+    vac = _vacuum(spec, 10.0)
     atoms.center(vacuum=vac / 2)
     atoms.pbc = False
     desc = f"{spec.name} molecule in a {vac:g} Å vacuum box"
     return BuiltStructure(Structure.from_ase(atoms), "molecule", desc, (f"structure: {desc}",), vac)
+
+
+MIN_BOX_GAP_A = 6.0
+"""Smallest gap between a molecule and its image accepted in a stated box (Å)."""
+
+
+def _in_box(spec: StructureSpec, atoms: Any) -> BuiltStructure:
+    """A molecule centred in the stated cubic box (a vacuum width is then not used)."""
+    if spec.vacuum_a is not None:
+        raise ValidationError("give either a box size or a vacuum width for a molecule, not both")
+    box = float(spec.box_a)  # type: ignore[arg-type]
+    extent = atoms.positions.max(axis=0) - atoms.positions.min(axis=0)
+    gap = box - float(extent.max())
+    if gap < MIN_BOX_GAP_A:
+        raise ValidationError(
+            f"a {box:g} Å box leaves only {gap:.1f} Å between {spec.name} and its images; "
+            f"use at least {extent.max() + MIN_BOX_GAP_A:.0f} Å"
+        )
+    atoms.set_cell([box, box, box])
+    atoms.center()
+    atoms.pbc = False
+    desc = f"{spec.name} molecule in a {box:g} Å cubic box"
+    notes = [f"structure: {desc}"]
+    if gap < 10.0:
+        notes.append(f"box: {gap:.1f} Å between images, below the 10 Å usually converged")
+    return BuiltStructure(Structure.from_ase(atoms), "molecule", desc, tuple(notes), gap)
 
 
 def build_two_d(spec: StructureSpec) -> BuiltStructure:

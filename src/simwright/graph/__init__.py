@@ -7,8 +7,9 @@ store and the file contract with it: read-only commands start faster.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from simwright.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from simwright.graph.context import RunContext
@@ -55,11 +56,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module that defines ``name`` on first use."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'simwright.graph' has no attribute {name!r}")
-    value = getattr(import_module(f"simwright.graph.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _WHERE)

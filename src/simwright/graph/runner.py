@@ -104,6 +104,37 @@ class Runner:
                 raise
             return self._interruptible(run_id, run_dir, graph, lambda: (first, 1, 1))
 
+    def create(
+        self, graph: Graph, first: Step, *, protocol: str, params: Any = None, request: str = ""
+    ) -> str:
+        """Create a run of ``graph`` starting at ``first`` without executing it; returns its id.
+
+        The run is recorded as ``queued`` with its first step, so :meth:`resume` (in
+        another process, later) executes it from step 1.
+        """
+        if type(first) is not graph.entry:
+            raise GraphError(
+                f"graph {graph.name!r} starts at {graph.entry.label()}, not {type(first).label()}"
+            )
+        run_id = new_run_id()
+        run_dir = self.settings.runs_path / run_id
+        run_dir.mkdir(parents=True)
+        try:
+            self.store.create_run(
+                run_id,
+                protocol,
+                request=request,
+                params_json=codec.dumps(params),
+                workdir=str(run_dir),
+                version=__version__,
+                entry_json=codec.dumps(first),
+                status="queued",
+            )
+        except Exception:
+            shutil.rmtree(run_dir, ignore_errors=True)  # no run row: leave no directory
+            raise
+        return run_id
+
     def resume(self, graph: Graph, run_id: str) -> RunOutcome:
         """Continue an interrupted, failed or waiting run from its last completed step.
 
@@ -120,7 +151,8 @@ class Runner:
             check_required(self.store, run.id, run_dir, step)
 
             def begin() -> tuple[Step, int, int]:
-                msg = f"resuming at step {seq} {type(step).label()} (attempt {attempt})"
+                verb = "starting" if run.status == "queued" else "resuming"
+                msg = f"{verb} at step {seq} {type(step).label()} (attempt {attempt})"
                 self.store.set_run_status(run.id, "running", event=EventRecord("resumed", msg))
                 return step, seq, attempt
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError as PydanticValidationError
 
+from simwright import yamlio
 from simwright.errors import ParseError
 from simwright.knowledge.schema import FrontMatter
 from simwright.knowledge.sections import Section, parse_sections
@@ -58,7 +59,7 @@ def split_front_matter(text: str, origin: str) -> tuple[dict[str, object], str]:
     except StopIteration:
         raise ParseError(f"{origin}: the front matter has no closing '---' line") from None
     try:
-        data = yaml.safe_load("\n".join(lines[1:end]))
+        data = yamlio.safe_load("\n".join(lines[1:end]))
     except yaml.YAMLError as exc:
         raise ParseError(f"{origin}: invalid YAML in the front matter: {exc}") from exc
     if not isinstance(data, dict):

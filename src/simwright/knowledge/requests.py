@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
+from simwright import yamlio
 from simwright.errors import ParseError
 from simwright.protocols.registry import Protocol, get_protocol
 from simwright.textio import read_utf8
@@ -45,19 +46,27 @@ def looks_like_spec_file(text: str) -> bool:
 def load_spec(path: Path, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
     """Read a YAML spec file (``protocol`` and ``parameters``)."""
     try:
-        data = yaml.safe_load(read_utf8(path, "spec file"))
+        data = yamlio.safe_load(read_utf8(path, "spec file"))
     except yaml.YAMLError as exc:
         raise ParseError(f"{path}: invalid YAML: {exc}") from exc
+    return spec_from_data(data, protocols, str(path), default_request=path.name)
+
+
+def spec_from_data(
+    data: Any, protocols: Mapping[str, Protocol], where: str, *, default_request: str = "spec"
+) -> ResolvedRequest:
+    """A spec already read (``protocol``, ``parameters``, optional ``request``), validated;
+    ``where`` names it in messages (a file, or "the spec")."""
     if not isinstance(data, dict) or "protocol" not in data:
-        raise ParseError(f"{path}: a spec needs a 'protocol' key and a 'parameters' mapping")
+        raise ParseError(f"{where}: a spec needs a 'protocol' key and a 'parameters' mapping")
     unknown = set(data) - {"protocol", "parameters", "request"}
     if unknown:
-        raise ParseError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise ParseError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     raw = data.get("parameters") or {}
     if not isinstance(raw, dict):
-        raise ParseError(f"{path}: 'parameters' must be a mapping")
+        raise ParseError(f"{where}: 'parameters' must be a mapping")
     proto = get_protocol(str(data["protocol"]), protocols)
-    return ResolvedRequest(proto, proto.validate(raw), str(data.get("request", path.name)))
+    return ResolvedRequest(proto, proto.validate(raw), str(data.get("request") or default_request))
 
 
 def claim(text: str, protocols: Mapping[str, Protocol]) -> tuple[Protocol, dict[str, Any]]:

@@ -30,8 +30,18 @@ _NAME = r"^[a-z][a-z0-9_]*$"
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 
+PARSED_UNITS: frozenset[str] = frozenset(
+    {"Ry", "eV", "ps", "fs", "ns", "K", "bar", "angstrom", "Å", "1/angstrom", "g/cm^3"}
+    | {"eV/angstrom", "percent", "mol/kg"}
+)
+"""Units the shipped modules use, known to parse (a test checks each with pint): loading
+the modules then needs no unit registry, whose construction costs ~0.3 s per command."""
+
+
 def check_unit(unit: str) -> str:
     """``unit`` if pint parses it, else :class:`ValueError` naming it."""
+    if unit in PARSED_UNITS:
+        return unit
     try:
         unit_registry().parse_units(unit)
     except Exception as exc:  # pint raises several unrelated types
@@ -53,6 +63,8 @@ class ParameterSpec(BaseModel):
     ``conflicts`` lists parameters that are not assumed when this one is given
     (pressure or density, not both). ``ratio`` reads a list from colon notation
     ("3:7"); ``same_length_as`` requires as many items as another list parameter.
+    ``only_with`` (element parameters): read only when one of these parameters was found
+    (the element a Hubbard U is put "on" exists only beside a U).
     """
 
     model_config = _FROZEN
@@ -75,6 +87,7 @@ class ParameterSpec(BaseModel):
     conflicts: list[str] = Field(default_factory=list)
     ratio: bool = False
     same_length_as: str | None = None
+    only_with: list[str] = Field(default_factory=list)
 
     @field_validator("choices", mode="before")
     @classmethod

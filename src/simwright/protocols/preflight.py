@@ -30,9 +30,6 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 
-from simwright.engines.espresso.launcher import PwLauncher, mpirun_beside
-from simwright.engines.lammps.launcher import LammpsLauncher, find_mpirun
-from simwright.engines.packmol import PackmolLauncher
 from simwright.errors import SimwrightError, ValidationError
 from simwright.protocols.estimate import Estimate
 from simwright.protocols.registry import Protocol
@@ -179,10 +176,31 @@ def find_executables(
     return found, missing
 
 
+def _lammps(settings: Settings) -> Any:
+    # lazy: the engine adapters load only for a protocol that runs them (plan stays quick)
+    from simwright.engines.lammps.launcher import LammpsLauncher
+
+    return LammpsLauncher.from_settings(settings)
+
+
+def _packmol(settings: Settings) -> Any:
+    # lazy: the engine adapters load only for a protocol that runs them (plan stays quick)
+    from simwright.engines.packmol import PackmolLauncher
+
+    return PackmolLauncher.from_settings(settings)
+
+
+def _pw(settings: Settings) -> Any:
+    # lazy: the engine adapters load only for a protocol that runs them (plan stays quick)
+    from simwright.engines.espresso.launcher import PwLauncher
+
+    return PwLauncher.from_settings(settings)
+
+
 LAUNCHERS: Final[Mapping[str, Callable[[Settings], Any]]] = {
-    "lmp": LammpsLauncher.from_settings,
-    "packmol": PackmolLauncher.from_settings,
-    "pw.x": PwLauncher.from_settings,
+    "lmp": _lammps,
+    "packmol": _packmol,
+    "pw.x": _pw,
 }
 """How each executable is located: the engine adapters' own launchers
 (``[engines]`` of the settings, else the Python environment, else ``PATH``)."""
@@ -208,6 +226,9 @@ def _needs_mpirun(name: str, settings: Settings) -> bool:
 
 
 def _mpirun_for(name: str, path: str) -> str | None:
+    # lazy: the engine adapters load only for a protocol that runs them (plan stays quick)
+    from simwright.engines.espresso.launcher import mpirun_beside
+    from simwright.engines.lammps.launcher import find_mpirun
 
     if name == "pw.x":
         return shutil.which(mpirun_beside(path))

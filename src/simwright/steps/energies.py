@@ -17,20 +17,18 @@ from __future__ import annotations
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simwright.contract import Column
 from simwright.engines.ase.calculators import CalculatorSpec, energies, stress_points
-from simwright.engines.lammps.launcher import lammps_potentials_dir
-from simwright.engines.lammps.potential_point import potential_point
-from simwright.engines.lammps.single_point import single_point
+from simwright.engines.ase.mlip import MLIP_NAMES, torch_threads
 from simwright.errors import ValidationError
-from simwright.forcefields import get_forcefield
 from simwright.potentials.catalogue import Potential, read_potential
-from simwright.steps.md import launcher
 from simwright.structure import Structure
 
 if TYPE_CHECKING:
@@ -43,12 +41,14 @@ class Energies:
     columns the engine adds to the table (pw.x: runs needed, repaired).
 
     Engines that give them add the Cauchy stress of each structure (GPa, n×3×3, tensile
-    positive) and the structures as evaluated (after any ionic relaxation)."""
+    positive), the structures as evaluated (after any ionic relaxation) and the forces
+    on their atoms (eV/Å, one n_atoms×3 array per structure)."""
 
     energy_ev: np.ndarray
     columns: tuple[Column, ...] = field(default_factory=tuple)
     stress_gpa: np.ndarray | None = None
     structures: tuple[Structure, ...] = ()
+    forces_ev_a: tuple[np.ndarray, ...] = ()
 
 
 class EnergyEngine(ABC):
@@ -72,8 +72,9 @@ class EnergyEngine(ABC):
     def points(
         self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
     ) -> Energies:
-        """Energies with the stress of each structure (``stress_gpa``), ions relaxed at
-        fixed cell when asked; engines that give no stress refuse (the default)."""
+        """Energies with the stress of each structure (``stress_gpa``) and the forces
+        (``forces_ev_a``), ions relaxed at fixed cell when asked; engines that give no
+        stress refuse (the default)."""
         raise ValidationError(
             f"{self.label()} gives no stresses in simwright yet; use a LAMMPS potential"
         )
@@ -101,14 +102,21 @@ class AseEnergies(EnergyEngine):
         """The calculator's own check (EMT knows its elements)."""
         self.calculator.check_elements(symbols)
 
+    def _threads(self, ctx: RunContext) -> AbstractContextManager[None]:
+        """An MLIP's torch threads limited to the configured cores (nothing for others)."""
+        if self.calculator.name.lower() in MLIP_NAMES:
+            return torch_threads(ctx.settings.cores())
+        return nullcontext()
+
     def evaluate(self, ctx: RunContext, structures: Sequence[Structure]) -> Energies:
         """One ASE call over all structures."""
-        values, call = energies(
-            structures,
-            self.calculator,
-            progress=lambda i, n: _progress(ctx, i, n),
-            allow=ctx.settings.plugins,
-        )
+        with self._threads(ctx):
+            values, call = energies(
+                structures,
+                self.calculator,
+                progress=lambda i, n: _progress(ctx, i, n),
+                allow=ctx.settings.plugins,
+            )
         ctx.engine_call(call)
         return Energies(values)
 
@@ -116,15 +124,21 @@ class AseEnergies(EnergyEngine):
         self, ctx: RunContext, structures: Sequence[Structure], *, relax_ions: bool
     ) -> Energies:
         """Energies and stresses in one ASE call (ions relaxed at fixed cell when asked)."""
-        out, call = stress_points(
-            structures,
-            self.calculator,
-            relax_ions=relax_ions,
-            allow=ctx.settings.plugins,
-            progress=lambda i, n: _progress(ctx, i, n),
-        )
+        with self._threads(ctx):
+            out, call = stress_points(
+                structures,
+                self.calculator,
+                relax_ions=relax_ions,
+                allow=ctx.settings.plugins,
+                progress=lambda i, n: _progress(ctx, i, n),
+            )
         ctx.engine_call(call)
-        return Energies(out.energy_ev, stress_gpa=out.stress_gpa, structures=out.structures)
+        return Energies(
+            out.energy_ev,
+            stress_gpa=out.stress_gpa,
+            structures=out.structures,
+            forces_ev_a=out.forces_ev_a,
+        )
 
 
 @dataclass(frozen=True)
@@ -140,12 +154,11 @@ class LammpsEnergies(EnergyEngine):
 
     def describe(self) -> str:
         """The force field and its reference."""
-        ff = get_forcefield(self.forcefield)
-        return f"LAMMPS single points with the {ff.description or ff.name} force field"
+        return _describe_forcefield(self.forcefield)
 
     def check_elements(self, symbols: Sequence[str]) -> None:
         """Refuse elements the force field has no atom type for."""
-        known = {t.element for t in get_forcefield(self.forcefield).atom_types}
+        known = _forcefield_elements(self.forcefield)
         missing = sorted(set(symbols) - known)
         if missing:
             raise ValidationError(
@@ -156,6 +169,11 @@ class LammpsEnergies(EnergyEngine):
         """Run LAMMPS once per structure and record each call."""
         if not structures:
             raise ValidationError("no structures to evaluate")
+        # lazy: the LAMMPS adapters load only for LAMMPS energies (plan stays quick)
+        from simwright.engines.lammps.single_point import single_point
+        from simwright.forcefields import get_forcefield
+        from simwright.steps.md import launcher
+
         ff = get_forcefield(self.forcefield)
         run = launcher(ctx.settings)
         out = np.empty(len(structures))
@@ -190,7 +208,7 @@ class PotentialEnergies(EnergyEngine):
 
     def entry(self) -> Potential:
         """The catalogue entry of the file (read from the LAMMPS potentials directory)."""
-        folder = lammps_potentials_dir()
+        folder = _potentials_dir()
         if folder is None or not (folder / self.potential).is_file():
             raise ValidationError(f"potential file {self.potential!r} is not installed")
         entry = read_potential(folder / self.potential)
@@ -227,11 +245,15 @@ class PotentialEnergies(EnergyEngine):
         """Run LAMMPS once per structure; energies, stresses and relaxed structures."""
         if not structures:
             raise ValidationError("no structures to evaluate")
+        # lazy: the LAMMPS adapters load only for LAMMPS energies (plan stays quick)
+        from simwright.engines.lammps.potential_point import potential_point
+        from simwright.steps.md import launcher
+
         entry = self.entry()
-        folder = lammps_potentials_dir()
+        folder = _potentials_dir()
         assert folder is not None  # checked by entry()
         run = dataclasses.replace(launcher(ctx.settings), mpi_ranks=1, omp_threads=1)
-        energy, stress, relaxed = np.empty(len(structures)), [], []
+        energy, stress, relaxed, forces = np.empty(len(structures)), [], [], []
         for i, structure in enumerate(structures):
             point_dir = ctx.workdir / f"point-{i + 1:02d}"
             point = potential_point(
@@ -249,5 +271,33 @@ class PotentialEnergies(EnergyEngine):
             energy[i] = point.energy_ev
             stress.append(point.stress_gpa)
             relaxed.append(point.structure)
+            forces.append(point.forces_ev_a)
             _progress(ctx, i + 1, len(structures))
-        return Energies(energy, stress_gpa=np.array(stress), structures=tuple(relaxed))
+        return Energies(
+            energy,
+            stress_gpa=np.array(stress),
+            structures=tuple(relaxed),
+            forces_ev_a=tuple(forces),
+        )
+
+
+def _describe_forcefield(name: str) -> str:
+    # lazy: the force-field package loads only for LAMMPS energies (plan stays quick)
+    from simwright.forcefields import get_forcefield
+
+    ff = get_forcefield(name)
+    return f"LAMMPS single points with the {ff.description or ff.name} force field"
+
+
+def _forcefield_elements(name: str) -> set[str]:
+    # lazy: the force-field package loads only for LAMMPS energies (plan stays quick)
+    from simwright.forcefields import get_forcefield
+
+    return {t.element for t in get_forcefield(name).atom_types}
+
+
+def _potentials_dir() -> Path | None:
+    # lazy: the LAMMPS adapters load only for LAMMPS energies (plan stays quick)
+    from simwright.engines.lammps.launcher import lammps_potentials_dir
+
+    return lammps_potentials_dir()

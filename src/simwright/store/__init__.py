@@ -11,8 +11,9 @@ on the metadata before it opens a database.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from simwright.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from simwright.store.hashing import sha256_file
@@ -49,11 +50,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import the module that defines ``name`` on first use."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'simwright.store' has no attribute {name!r}")
-    value = getattr(import_module(f"simwright.store.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _WHERE)

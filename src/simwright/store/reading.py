@@ -35,6 +35,7 @@ class RunFields(Protocol):
     error: str | None
     simwright_version: str
     created_at: datetime
+    updated_at: datetime
 
 
 class StepFields(Protocol):
@@ -53,6 +54,9 @@ class StepFields(Protocol):
     workdir: str
     structure_json: str | None
     error: str | None
+    step_json: str
+    started_at: datetime
+    finished_at: datetime | None
 
 
 class ArtifactFields(Protocol):
@@ -95,6 +99,7 @@ class DecisionFields(Protocol):
 class EventFields(Protocol):
     """What the views read of an event."""
 
+    id: int
     kind: str
     message: str
     step_id: int | None

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from simwright.errors import StoreError
 from simwright.store import models_agents as models_agents  # agent tables on Base.metadata
 from simwright.store import models_campaign as models_campaign  # campaign tables on Base.metadata
+from simwright.store import models_queue as models_queue  # the service's queue on Base.metadata
 from simwright.store.migrate import upgrade
 from simwright.store.models import (
     ArtifactRow,
@@ -109,8 +110,9 @@ class Store:
         workdir: str,
         version: str,
         entry_json: str | None = None,
+        status: str = "running",
     ) -> RunRow:
-        """Insert a new run with status ``running``.
+        """Insert a new run with status ``running`` (``queued`` for one a worker will start).
 
         ``entry_json`` (the encoded first step) is recorded in the same transaction, so a
         run killed right after it was created can still be resumed from its first step.
@@ -120,7 +122,7 @@ class Store:
             protocol=protocol,
             request=request,
             params_json=params_json,
-            status="running",
+            status=status,
             workdir=workdir,
             simwright_version=version,
         )
@@ -150,10 +152,34 @@ class Store:
             raise StoreError(f"run id {run_id!r} is ambiguous: {', '.join(r.id for r in rows)}")
         return rows[0]
 
-    def list_runs(self, limit: int = 50) -> list[RunRow]:
-        """The most recent runs first."""
+    def list_runs(
+        self,
+        limit: int = 50,
+        *,
+        offset: int = 0,
+        status: str | None = None,
+        protocol: str | None = None,
+    ) -> list[RunRow]:
+        """The most recent runs first, optionally only those of a recorded ``status`` or
+        ``protocol``; ``offset`` skips that many (pagination)."""
+        q = select(RunRow)
+        if status is not None:
+            q = q.where(RunRow.status == status)
+        if protocol is not None:
+            q = q.where(RunRow.protocol == protocol)
+        q = q.order_by(RunRow.created_at.desc(), RunRow.id.desc()).offset(offset).limit(limit)
         with self._sessions() as s:
-            q = select(RunRow).order_by(RunRow.created_at.desc()).limit(limit)
+            return list(s.scalars(q).all())
+
+    def events_after(self, run_id: str, after: int = 0, limit: int = 500) -> list[EventRow]:
+        """Events of a run whose id is above ``after``, in order (event ids only grow)."""
+        q = (
+            select(EventRow)
+            .where(EventRow.run_id == run_id, EventRow.id > after)
+            .order_by(EventRow.id)
+            .limit(limit)
+        )
+        with self._sessions() as s:
             return list(s.scalars(q).all())
 
     def set_run_status(

@@ -31,17 +31,11 @@ def _refusal(text: str) -> str:
     [
         ("lattice constant of Cu with the Foo potential", "Foo", "simwright potentials"),
         ("bulk Si single point with the HSE06 hybrid functional", "HSE06", "pbe, lda, pbesol"),
-        ("SCF of NiO with PBE+U", "PBE+U", "hubbard_u_ev"),
-        ("relax Cu bulk with PBE plus Grimme D3 dispersion", "Grimme D3", "vdw"),
-        ("relax bulk Al with PBE using SG15 pseudopotentials", "SG15", "pseudopotentials:"),
         ("self-diffusion of SPC/E water at 300 K in the NVE ensemble", "NVE", "nvt"),
         ("diffusion of water at 300 K with a Langevin thermostat", "Langevin", "Nosé–Hoover"),
         ("thermal conductivity of liquid argon by the Muller-Plathe method", "Muller-Plathe", ""),
-        ("SCF of bcc Fe with PBE, antiferromagnetic ordering", "antiferromagnetic", "spin"),
-        ("SCF of a CO molecule in a 10 Å box with PBE", "10 Å box", "vacuum"),
         ("SCF of wurtzite ZnO with PBE", "wurtzite", "CIF"),
         ("lattice constant of Ni with EMT in a 3x3x3 supercell", "3x3x3", "its own cell"),
-        ("SCF of a 2x2 Cu(111) slab with PBE", "2x2", "size: [2, 2, 4]"),
         ("SCF of Si with PBE using the tetrahedron method", "tetrahedron", "no setting"),
         ("self-diffusion of water at 300 K with the SPC/Fw model", "SPC/Fw", "spce_water"),
     ],
@@ -58,8 +52,6 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
 @pytest.mark.parametrize(
     ("text", "words", "instead"),
     [
-        ("phonon dispersion of silicon with PBE", "phonon dispersion", "dft_scf"),
-        ("melting point of Cu with EMT", "melting point", "lattice_constant"),
         ("vapour pressure of ethanol at 300 K", "vapour pressure", "diffusivity"),
     ],
 )
@@ -69,6 +61,12 @@ def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(
     message = _refusal(text)
     assert message.startswith(repr(words))
     assert "not a simwright protocol yet" in message and instead in message
+
+
+def test_a_property_whose_protocols_cannot_read_the_request_is_refused_by_name() -> None:
+    message = _refusal("heat capacity of bulk Cu with PBE")
+    assert message.startswith("'heat capacity'") and "cannot read this request" in message
+    assert "thermal_expansion" in message
 
 
 def test_choices_taken_by_parameters_or_fixed_by_the_procedure_are_recorded() -> None:
@@ -205,7 +203,6 @@ def test_conditions_in_words_are_read_as_values_and_recorded() -> None:
         ("SCF of liquid water with PBE", "liquid"),
         ("SCF of water dimer with PBE", "dimer"),
         ("SCF of fcc Al with PBE, 10 layers", "layers"),
-        ("DFT+U of NiO", "DFT+U"),
         ("Cu lattice constant with EMT, fitting with a third-order polynomial", "polynomial"),
     ],
 )

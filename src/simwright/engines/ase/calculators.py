@@ -199,12 +199,13 @@ def energies(
 
 @dataclass(frozen=True)
 class StressPoints:
-    """Energies (eV), Cauchy stresses (GPa, n×3×3, tensile positive) and the structures as
-    evaluated (ions relaxed at fixed cell when asked)."""
+    """Energies (eV), Cauchy stresses (GPa, n×3×3, tensile positive), the structures as
+    evaluated (ions relaxed at fixed cell when asked) and the forces on their atoms (eV/Å)."""
 
     energy_ev: np.ndarray
     stress_gpa: np.ndarray
     structures: tuple[Structure, ...]
+    forces_ev_a: tuple[np.ndarray, ...] = ()
 
 
 def stress_points(
@@ -226,7 +227,7 @@ def stress_points(
     spec.check_elements(structures[0].symbols)
     start = time.perf_counter()
     calc = spec.build(allow)
-    energy, stress, final = np.empty(len(structures)), [], []
+    energy, stress, final, forces = np.empty(len(structures)), [], [], []
     try:
         for i, s in enumerate(structures):
             atoms = s.to_ase()
@@ -236,12 +237,13 @@ def stress_points(
             energy[i] = atoms.get_potential_energy()
             stress.append(np.asarray(atoms.get_stress(voigt=False)) * EV_A3_GPA)
             final.append(s.with_positions(atoms.get_positions()))
+            forces.append(np.array(atoms.get_forces()))
             if progress:
                 progress(i + 1, len(structures))
     except Exception as exc:
         raise _failed(spec, "stress scan", start, exc) from exc
     call = _call(spec, f"stresses of {len(structures)} structures", start)
-    return StressPoints(energy, np.array(stress), tuple(final)), call
+    return StressPoints(energy, np.array(stress), tuple(final), tuple(forces)), call
 
 
 @dataclass(frozen=True)

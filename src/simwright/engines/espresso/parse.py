@@ -35,6 +35,9 @@ _FORCE = re.compile(
 _STRESS = re.compile(rf"total\s+stress\s+\(Ry/bohr\*\*3\)\s+\(kbar\)\s+P=\s*({_FLOAT})")
 _MAG = re.compile(rf"total magnetization\s+=\s+({_FLOAT}) Bohr mag/cell")
 _ABSMAG = re.compile(rf"absolute magnetization\s+=\s+({_FLOAT}) Bohr mag/cell")
+_SITE_MAG = re.compile(
+    rf"^\s+atom:\s+(\d+)\s+charge:\s+{_FLOAT}\s+magn:\s+({_FLOAT})", re.MULTILINE
+)
 _NELEC = re.compile(rf"number of electrons\s+=\s+({_FLOAT})")
 _NBND = re.compile(r"number of Kohn-Sham states=\s+(\d+)")
 _VERSION = re.compile(r"Program PWSCF v\.(\S+) starts")
@@ -71,6 +74,8 @@ class PwOutput:
     wall_s: float | None
     bands_done: bool = False
     """A non-self-consistent run (nscf, bands) printed 'End of band structure calculation'."""
+    site_magnetization: tuple[float, ...] = ()
+    """μB per atom within pw.x's integration sphere (last 'Magnetic moment per site')."""
 
     @property
     def n_scf_iterations(self) -> int:
@@ -113,7 +118,21 @@ def parse_output(text: str) -> PwOutput:
         max_steps_reached="The maximum number of steps has been reached." in text,
         wall_s=_wall(text),
         bands_done="End of band structure calculation" in text,
+        site_magnetization=_site_magnetization(text),
     )
+
+
+def _site_magnetization(text: str) -> tuple[float, ...]:
+    """The last block of 'Magnetic moment per site' (one value per atom)."""
+    start = text.rfind("Magnetic moment per site")
+    if start < 0:
+        return ()
+    out: list[float] = []
+    for m in _SITE_MAG.finditer(text, start):
+        if out and int(m.group(1)) == 1:
+            break
+        out.append(_f(m.group(2)))
+    return tuple(out)
 
 
 def _forces(text: str) -> np.ndarray | None:
@@ -203,7 +222,7 @@ def last_structure(text: str, initial: Structure) -> Structure | None:
         cell = _read_cell(text, cell_match, initial)
     n = len(initial)
     lines = text[pos.end() :].strip("\n").splitlines()[:n]
-    symbols = tuple(line.split()[0] for line in lines)
+    symbols = initial.symbols  # the labels of species ("Fe1") name the same elements
     coords = np.array([[_f(x) for x in line.split()[1:4]] for line in lines])
     positions = _to_angstrom(coords, pos.group(1).lower(), cell, _alat_bohr(text))
     return Structure(symbols, positions, cell, initial.pbc, initial.molecule_ids)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simwright.engines.espresso.pseudo import PseudoInfo, canonical_functional, read_upf_header
+from simwright.engines.espresso.pseudo_families import describe, family_filter
 from simwright.errors import ParseError, ValidationError
 
 SYSTEM_PSEUDO_DIR = Path("/usr/share/espresso/pseudo")
@@ -125,12 +126,14 @@ class PseudoLibrary:
         self.entries = tuple(found)
         self.skipped = tuple(skipped)
 
-    def usable(self, element: str) -> list[PseudoInfo]:
-        """Files for ``element`` that may be chosen automatically."""
+    def usable(self, element: str, families: tuple[str, ...] = ()) -> list[PseudoInfo]:
+        """Files for ``element`` that may be chosen automatically (of ``families`` when
+        named: see :mod:`~simwright.engines.espresso.pseudo_families`)."""
+        keep = family_filter(families)
         return [
             p
             for p in self.entries
-            if p.element == element and not p.excited_core and p.kind != "coulomb"
+            if p.element == element and not p.excited_core and p.kind != "coulomb" and keep(p)
         ]
 
     def functionals_for(self, element: str) -> list[str]:
@@ -150,6 +153,7 @@ class PseudoLibrary:
         functional: str | None = None,
         *,
         spin_orbit: bool | None = None,
+        families: tuple[str, ...] = (),
     ) -> PseudoSelection:
         """Choose one file per element.
 
@@ -157,13 +161,17 @@ class PseudoLibrary:
         :class:`MissingPseudopotentialError` naming the element, the directories and
         what is available). ``None``: the first of :data:`PREFERRED_FUNCTIONALS`
         available for all elements, the substitution reported in ``assumed``.
-        ``spin_orbit`` None means: only when some element has nothing else.
+        ``spin_orbit`` None means: only when some element has nothing else; True needs a
+        fully relativistic file for every element (refused by name otherwise).
+        ``families`` (e.g. ``("pslibrary",)``, ``("paw",)``) restricts the choice to
+        those files; an element without one is refused naming the family.
         """
         elements = list(dict.fromkeys(elements))
+        self._require_families(elements, families)
         if functional is not None:
             family = canonical_functional(functional)
-            return self._select_with(elements, family, spin_orbit, ())
-        for family in self._preferred_family(elements, spin_orbit):
+            return self._select_with(elements, family, spin_orbit, (), families)
+        for family in self._preferred_family(elements, spin_orbit, families):
             notes: tuple[str, ...] = ()
             if family != PREFERRED_FUNCTIONALS[0]:
                 notes = (
@@ -171,7 +179,9 @@ class PseudoLibrary:
                     f"without spin-orbit are not available for all of {', '.join(elements)}; "
                     f"using {family.upper()} instead",
                 )
-            return self._select_with(elements, family, spin_orbit, notes)
+            return self._select_with(elements, family, spin_orbit, notes, families)
+        if spin_orbit:
+            self._require_relativistic(elements, None, families)
         missing = next(e for e in elements if not self.usable(e)) if elements else ""
         if missing:
             raise MissingPseudopotentialError(missing, None, self.dirs, [])
@@ -180,13 +190,49 @@ class PseudoLibrary:
             + ", ".join(f"{e} ({'/'.join(self.functionals_for(e))})" for e in elements)
         )
 
-    def _preferred_family(self, elements: list[str], spin_orbit: bool | None) -> list[str]:
-        """Families available for all elements: scalar-relativistic ones first."""
+    def _require_families(self, elements: list[str], families: tuple[str, ...]) -> None:
+        """Refuse, naming it, a family with no file for some element."""
+        if not families:
+            return
+        for e in elements:
+            if not self.usable(e, families):
+                where = ", ".join(str(d) for d in self.dirs)
+                raise ValidationError(
+                    f"no {describe(families)} pseudopotential for {e} is installed (looked in "
+                    f"{where}); put the family's files in a folder named after it (e.g. "
+                    "SSSP_1.3_PBE_efficiency) and add it to pseudo_dirs, or leave it unnamed"
+                )
+
+    def _require_relativistic(
+        self, elements: list[str], family: str | None, families: tuple[str, ...]
+    ) -> None:
+        """Spin-orbit coupling needs a fully relativistic file for every element."""
+        for e in elements:
+            files = [
+                p
+                for p in self.usable(e, families)
+                if p.fully_relativistic and family in (None, p.functional)
+            ]
+            if not files:
+                what = f"{family.upper()} " if family else ""
+                where = ", ".join(str(d) for d in self.dirs)
+                raise ValidationError(
+                    f"spin-orbit coupling needs a fully relativistic {what}pseudopotential "
+                    f"for {e}, and none is installed (looked in {where})"
+                )
+
+    def _preferred_family(
+        self, elements: list[str], spin_orbit: bool | None, families: tuple[str, ...] = ()
+    ) -> list[str]:
+        """Families available for all elements: scalar-relativistic ones first (with
+        ``spin_orbit``, fully relativistic ones only)."""
 
         def has(e: str, family: str, scalar_only: bool) -> bool:
             return any(
-                p.functional == family and not (scalar_only and p.fully_relativistic)
-                for p in self.usable(e)
+                p.functional == family
+                and not (scalar_only and p.fully_relativistic)
+                and (p.fully_relativistic or not spin_orbit)
+                for p in self.usable(e, families)
             )
 
         passes = (True, False) if not spin_orbit else (False,)
@@ -203,13 +249,16 @@ class PseudoLibrary:
         family: str,
         spin_orbit: bool | None,
         notes: tuple[str, ...],
+        families: tuple[str, ...] = (),
     ) -> PseudoSelection:
         per: dict[str, list[PseudoInfo]] = {}
         for e in elements:
-            cands = [p for p in self.usable(e) if p.functional == family]
+            cands = [p for p in self.usable(e, families) if p.functional == family]
             if not cands:
                 raise MissingPseudopotentialError(e, family, self.dirs, self.functionals_for(e))
             per[e] = cands
+        if spin_orbit:
+            self._require_relativistic(elements, family, families)
         forced = [e for e, c in per.items() if all(p.fully_relativistic for p in c)]
         use_so = bool(forced) if spin_orbit is None else spin_orbit
         if forced and spin_orbit is False:

@@ -11,6 +11,7 @@ and every variable naming a file or folder (:data:`PATH_VARIABLES`) is refused.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -84,11 +85,24 @@ class Species:
     symbol: str
     pseudo_file: str
     mass_amu: float | None = None
+    label: str | None = None
+    """A species name other than the element ("Fe1", "Fe2": one element, two spins)."""
 
     def __post_init__(self) -> None:
         why = plain_name(self.pseudo_file)
         if why:
             raise ConfinementError(f"pseudopotential of {self.symbol}: {why}")
+        label_ok = re.fullmatch(rf"{self.symbol}[0-9]", self.label or "")
+        if self.label is not None and (not label_ok or len(self.label) > 3):
+            raise ValidationError(
+                f"species label {self.label!r} must be the element and one digit "
+                "(pw.x reads at most three characters)"
+            )
+
+    @property
+    def name(self) -> str:
+        """The name written to the cards: the label, else the element."""
+        return self.label or self.symbol
 
     @property
     def mass(self) -> float:
@@ -149,6 +163,8 @@ class PwInput:
     kpoints: KPoints = field(default_factory=KPoints)
     fixed: tuple[tuple[bool, bool, bool], ...] | None = None
     """Per atom: which Cartesian components are frozen (None: all free)."""
+    labels: tuple[str, ...] | None = None
+    """Per atom: the species name (None: the element), for two spins of one element."""
 
     def __post_init__(self) -> None:
         clean: dict[str, dict[str, Value]] = {}
@@ -164,6 +180,13 @@ class PwInput:
         missing = sorted(set(self.structure.symbols) - symbols)
         if missing:
             raise ValidationError(f"no species (pseudopotential) given for {', '.join(missing)}")
+        if self.labels is not None:
+            names = {s.name: s.symbol for s in self.species}
+            if len(self.labels) != len(self.structure) or any(
+                names.get(lab) != sym
+                for lab, sym in zip(self.labels, self.structure.symbols, strict=False)
+            ):
+                raise ValidationError("'labels' needs one species name of its element per atom")
         if self.fixed is not None and len(self.fixed) != len(self.structure):
             raise ValidationError("'fixed' needs one entry per atom")
 
@@ -280,7 +303,7 @@ class PwTemplate:
 
 
 def _species_card(inp: PwInput) -> str:
-    lines = [f"  {s.symbol} {s.mass:.6f} {s.pseudo_file}" for s in inp.species]
+    lines = [f"  {s.name} {s.mass:.6f} {s.pseudo_file}" for s in inp.species]
     return "ATOMIC_SPECIES\n" + "\n".join(lines) + "\n"
 
 
@@ -293,9 +316,8 @@ def _cell_card(structure: Structure) -> str:
 
 def _positions_card(inp: PwInput) -> str:
     lines = []
-    for i, (sym, pos) in enumerate(
-        zip(inp.structure.symbols, inp.structure.positions, strict=True)
-    ):
+    names = inp.labels or inp.structure.symbols
+    for i, (sym, pos) in enumerate(zip(names, inp.structure.positions, strict=True)):
         line = f"  {sym} {pos[0]:.10f} {pos[1]:.10f} {pos[2]:.10f}"
         if inp.fixed is not None:
             line += " " + " ".join("0" if f else "1" for f in inp.fixed[i])

@@ -46,6 +46,17 @@ _CUED = re.compile(
 )
 
 
+NUMBER_WORDS: dict[str, int] = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if i > 0
+}
+"""Counts written as words ("six atomic layers")."""
+
+
 @dataclass(frozen=True)
 class Finding:
     """A parameter value read from the request, with the text it came from."""
@@ -61,8 +72,13 @@ TEXT_JOIN = " / "
 """Joins the words of a request that gave one value twice ("298.15 K / 25 °C")."""
 
 
+def _is_quantity(spec: ParameterSpec) -> bool:
+    return bool(spec.unit) and spec.type in ("float", "int") and not spec.count_nouns
+
+
 def _quantity_kind(spec: ParameterSpec) -> str | None:
-    if spec.unit and spec.type in ("float", "int") and not spec.count_nouns:
+    if _is_quantity(spec):
+        assert spec.unit is not None
         return dimensionality(spec.unit)
     return None
 
@@ -85,12 +101,21 @@ def extract(text: str, module: KnowledgeModule) -> dict[str, Finding]:
     _cued_numbers(masked, text, params, found)
     _ratios(masked, text, params, found)
     masked = _meshes(masked, params, found)
+    masked = _surface_cells(masked, params, found)
     masked = _compounds(masked, params, found)
     masked = _surfaces(masked, params, found)
+    masked = _mask_quantity_cues(masked, params)
     keywords = find_phrases(masked, dict.fromkeys(module.keywords, True))
     _elements(masked, mask(masked, [(k.start, k.end) for k in keywords]), params, found)
     _diamond(params, found)
     return _consolidate(found, params)
+
+
+def _mask_quantity_cues(text: str, params: dict[str, ParameterSpec]) -> str:
+    """``text`` with the cues of quantity parameters masked: a cue names a parameter, not a
+    substance ("U = 5 eV" is the Hubbard U, not uranium)."""
+    cues = [cue for spec in params.values() if _is_quantity(spec) for cue in spec.cues]
+    return mask(text, [(m.start, m.end) for m in find_phrases(text, dict.fromkeys(cues, True))])
 
 
 def _add(found: Findings, name: str, value: Value, text: str, start: int) -> None:
@@ -172,9 +197,11 @@ def _counts(text: str, original: str, params: dict[str, ParameterSpec], found: F
         if not spec.count_nouns:
             continue
         nouns = "|".join(re.escape(n) for n in sorted(spec.count_nouns, key=len, reverse=True))
-        pattern = rf"(?<![\w.])({_NUM})(?:\s+|-)(?:[^\s\d]+\s+){{0,3}}?(?:{nouns})\b"
+        count = rf"{_NUM}|{'|'.join(NUMBER_WORDS)}"
+        pattern = rf"(?<![\w.])({count})(?:\s+|-)(?:[^\s\d]+\s+){{0,3}}?(?:{nouns})\b"
         for m in re.finditer(pattern, text, re.IGNORECASE):
-            number = float(m.group(1).replace("−", "-"))
+            word = m.group(1).lower()
+            number = float(NUMBER_WORDS.get(word, word.replace("−", "-")))
             value: Value = int(number) if number.is_integer() else number
             _add(found, name, value, original[m.start() : m.end()], m.start())
 
@@ -216,7 +243,12 @@ def _ratios(text: str, original: str, params: dict[str, ParameterSpec], found: F
 def _elements(text: str, bare: str, params: dict[str, ParameterSpec], found: Findings) -> None:
     """Elements and formulas; ``bare`` is ``text`` with the module's keywords masked
     (so "E-V curve" is no element E), ``text`` keeps the cues that place them."""
-    names = [n for n, s in params.items() if s.type in ("element", "formula")]
+    names = [
+        n
+        for n, s in params.items()
+        if s.type in ("element", "formula")
+        and (not s.only_with or any(w in found for w in s.only_with))
+    ]
     if not names:
         return
     formulas = find_formulas(bare) if any(params[n].type == "formula" for n in names) else []
@@ -256,6 +288,24 @@ def _meshes(text: str, params: dict[str, ParameterSpec], found: Findings) -> str
     for m in matches:
         mesh: list[Scalar] = [int(n) for n in re.findall(r"\d+", m.group(1))]
         _add(found, "kpoints", mesh, m.group(0), m.start())
+    return mask(text, [(m.start(), m.end()) for m in matches])
+
+
+_SURFACE_CELL = re.compile(
+    r"(?<![\w.])(\d+)\s?[x×]\s?(\d+)(?!\s?[x×]\s?\d)"
+    r"((?:\s+(?:surface|in-plane|lateral|supercell|super-cell|cell|slab|unit cell)s?)*)",
+    re.IGNORECASE,
+)
+
+
+def _surface_cells(text: str, params: dict[str, ParameterSpec], found: Findings) -> str:
+    """A slab's lateral cell written "2x2 surface cell" or "(3×3) supercell"."""
+    if "surface_cell" not in params:
+        return text
+    matches = list(_SURFACE_CELL.finditer(text))
+    for m in matches:
+        cell: list[Scalar] = [int(m.group(1)), int(m.group(2))]
+        _add(found, "surface_cell", cell, m.group(0), m.start())
     return mask(text, [(m.start(), m.end()) for m in matches])
 
 

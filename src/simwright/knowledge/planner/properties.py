@@ -26,7 +26,32 @@ _DFT_INSTEAD = (
     "simwright's DFT protocols are dft_scf (total energy), dft_relax and dft_eos "
     "(lattice constant, bulk modulus)"
 )
+_CRYSTAL_KAPPA = (
+    r"(?:lattice|phonon|crystal(?:line)?|solid)\s+thermal conductivit(?:y|ies)"
+    r"|thermal conductivit(?:y|ies)\s+of\s+(?:(?:crystalline|solid|bulk|diamond|fcc|bcc)\s+)*"
+    r"(?:silicon|germanium|diamond|copper|alumini?um|(?-i:(?!Ar\b)[A-Z][a-z]?\b))"
+    r"|thermal conductivit(?:y|ies)(?=.*\b(?:tersoff|stillinger|sw|eam|potential)\b)"
+)
+"""A thermal conductivity asked of a crystal (a solid, an element other than argon, a
+potential of the catalogue); a liquid's goes to the Green–Kubo ``thermal_conductivity``."""
 PROPERTIES: tuple[Property, ...] = (
+    # first: "phonon band structure" and "phonon DOS" are phonons, not electronic bands
+    Property(
+        "phonons",
+        r"phonons?(?: dispersion| spectrum| band structure| density of states| dos)?",
+        "phonons (finite displacements with EMT, a catalogued LAMMPS potential or an "
+        "MLIP); there is no DFT phonon protocol yet: dft_scf, dft_relax, dft_eos",
+        ("phonons", "dft_phonons"),
+    ),
+    Property(
+        "diffusivity in a solid electrolyte",
+        r"diffusi(?:on|vity)(?: coefficients?)? (?:of \w+ )?in (?:an? |the )?"
+        r"(?:solid(?:[- ]state)? (?:electrolyte )?|crystalline )?li3n|"
+        r"solid[- ]electrolyte diffusi(?:on|vity)|"
+        r"diffusi(?:on|vity) in (?:an? |the )?solid[- ]electrolyte",
+        "electrolyte_diffusivity (Li+ in a liquid carbonate electrolyte)",
+        ("solid_electrolyte_diffusivity",),
+    ),
     Property(
         "band structure", r"band[- ]?structures?|band dispersion", _DFT_INSTEAD, ("dft_bands",)
     ),
@@ -37,7 +62,6 @@ PROPERTIES: tuple[Property, ...] = (
         _DFT_INSTEAD,
         ("dft_dos",),
     ),
-    Property("phonons", r"phonons?(?: dispersion| spectrum)?", _DFT_INSTEAD),
     Property(
         "cohesive energy",
         r"cohesive energy",
@@ -46,6 +70,12 @@ PROPERTIES: tuple[Property, ...] = (
         ("cohesive_energy", "dft_cohesive_energy"),
     ),
     Property("work function", r"work[- ]?functions?", _DFT_INSTEAD, ("dft_work_function",)),
+    Property(
+        "convergence study",
+        r"convergence (?:study|test|scan)s?|(?:cutoff|k-?points?) convergence",
+        "dft_scf with a stated ecutwfc and k-point spacing",
+        ("dft_convergence",),
+    ),
     Property(
         "vacancy formation energy",
         r"(?:mono)?vacancy formation energ(?:y|ies)|vacancy energy",
@@ -90,6 +120,13 @@ PROPERTIES: tuple[Property, ...] = (
         "melting point",
         r"melting (?:point|temperature)|freezing point",
         "lattice_constant (ASE) gives the 0 K lattice constant and bulk modulus",
+        ("melting_point",),
+    ),
+    Property(
+        "thermal conductivity of a crystal",
+        _CRYSTAL_KAPPA,
+        "thermal_conductivity (Green–Kubo) for liquid Lennard-Jones argon",
+        ("crystal_thermal_conductivity",),
     ),
     Property(
         "viscosity",
@@ -113,11 +150,12 @@ PROPERTIES: tuple[Property, ...] = (
         "heat capacity",
         r"(?:isobaric )?heat capacity|specific heat",
         "thermal_conductivity (Green–Kubo, LJ argon)",
-        ("liquid_thermal_properties",),
+        ("liquid_thermal_properties", "thermal_expansion"),
     ),
     Property(
         "thermal expansion",
-        r"(?:volumetric )?thermal expansion(?: coefficient)?|thermal expansivity",
+        r"(?:coefficient of )?(?:volumetric |linear )?thermal expansion(?: coefficient)?"
+        r"|thermal expansivity",
         "density at two temperatures",
         ("liquid_thermal_properties", "thermal_expansion"),
     ),
@@ -126,6 +164,12 @@ PROPERTIES: tuple[Property, ...] = (
         r"ionic conductivity|electrical conductivity",
         "diffusivity of SPC/E water or LJ argon",
         ("ionic_conductivity",),
+    ),
+    Property(
+        "deposition",
+        r"deposition|deposit(?:ing|ed)?|film growth",
+        "none: the knowledge module metal_deposition_on_slab describes the procedure",
+        ("deposition",),
     ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
     Property(

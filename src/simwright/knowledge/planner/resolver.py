@@ -129,8 +129,12 @@ def resolve(
 
     require_utf8(request, "the request")
     resolution = _resolve(request.strip(), protocols, modules, default_module)
-    if settings is None:
-        return resolution
+    return resolution if settings is None else prepare(resolution, settings)
+
+
+def prepare(resolution: Resolution, settings: Settings) -> Resolution:
+    """``resolution`` after the preflight (names, engines, the estimate against the
+    limits) and the build stage; a refusal raises (:class:`ValidationError`)."""
     checked = check_run(resolution.protocol, resolution.params, settings)
     said = _said(resolution).strip(" ()")
     if checked.problems and said:
@@ -268,11 +272,18 @@ def _property_protocols(text: str, protocols: Mapping[str, Protocol]) -> dict[st
     )
 
 
+STATED_PARAMETERS: dict[str, str] = {"surface cell": "surface_cell", "box": "box_a"}
+"""Stated phrases a module takes through a parameter that is not a choice."""
+
+
 def _consumed(s: Stated, module: KnowledgeModule, text: str) -> bool:
     """True when a choice phrase of the module covers the stated phrase (or, for a
     k-point mesh, when the module takes one)."""
     if s.value == "mesh" and "kpoints" in module.parameters:
         return not CELL_WORD.search(s.text)
+    taken_by = STATED_PARAMETERS.get(s.value)
+    if taken_by is not None and taken_by in module.parameters:
+        return True
     phrases = [
         (phrase, name)
         for name, spec in module.parameters.items()
@@ -289,12 +300,21 @@ def _check_stated(stated: list[Stated], module: KnowledgeModule, protocol: str, 
         raise ParseError(cannot_honour(s, module, protocol))
 
 
+def _carries(given_text: str, stated_text: str) -> bool:
+    """A given value's words carry a stated phrase: they contain it, or they are the
+    number inside it ("12 Å" of "12 Å box"; a word such as "PBE" never carries "PBE+U")."""
+    given, stated = given_text.lower(), stated_text.lower()
+    parts = [p for p in given.split(TEXT_JOIN) if p.strip()]
+    numbers = [p.strip() for p in parts if re.search(r"\d", p)]
+    return stated in given or any(p in stated for p in numbers)
+
+
 def _ledger(stated: list[Stated], result: Plan, protocol: str) -> tuple[PhraseUse, ...]:
     """How each stated phrase was honoured; refuse one that no given value carries."""
     uses = []
     given = {n: p for n, p in result.parameters.items() if p.source == "given"}
     for s in stated:
-        carriers = [n for n, p in given.items() if p.text and s.text.lower() in p.text.lower()]
+        carriers = [n for n, p in given.items() if p.text and _carries(p.text, s.text)]
         if carriers:
             name = carriers[0]
             uses.append(PhraseUse(s.text, s.category, f"given: {name}={given[name].value}"))

@@ -248,6 +248,7 @@ TERMS: tuple[Term, ...] = (
             "corundum": r"corundum",
             "quartz": r"(?:alpha[- ]|α-)?quartz",
             "cesiumchloride": r"c(?:a)?esium chloride|cscl(?:-type)?",
+            "multilayer": r"(?:bi|tri|multi|few)-?layers?",
         },
     ),
     *_terms(
@@ -375,6 +376,16 @@ FIXED_BY_PROTOCOL: dict[str, dict[str, str]] = {
         "nvt": "production is NVT (and equilibration at a fixed density)",
         "nose-hoover": "LAMMPS fix nvt/npt are Nosé–Hoover",
         "lj": "argon is the Lennard-Jones fluid of Rahman (1964)",
+    },
+    "phonons": {
+        "mesh": "the phonons parser reads an n×n×n supercell and an n×n×n q mesh into its "
+        "parameters and refuses any other mesh",
+        "solid": "a bulk crystal",
+    },
+    "solid_electrolyte_diffusivity": {
+        "solid": "the protocol simulates a crystalline solid electrolyte",
+        "nvt": "every temperature runs NVT (Bussi thermostat)",
+        "einstein": "the protocol fits the Einstein relation to the Li MSD",
     },
     "dft_relax": {"bfgs": "pw.x relaxes with BFGS", "solid": "a bulk crystal"},
     "dft_scf": {"solid": "a bulk crystal"},

@@ -30,6 +30,7 @@ from simwright.engines.espresso.template import PwInput
 from simwright.errors import ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft.common import recommend_in_step
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.plots import plot_bands
 from simwright.protocols.dft.post import (
     PropertyRequest,
@@ -42,7 +43,6 @@ from simwright.protocols.dft.post import (
     tool_in_step,
 )
 from simwright.protocols.dft.words import asks_bands, asks_dos, property_request
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result

@@ -46,9 +46,9 @@ from simwright.protocols.dft.common import (
     require_success,
     run_with_recovery,
 )
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.post import PropertyRequest, pw_estimate, write_json
 from simwright.protocols.dft.words import asks_cohesive, property_request
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result

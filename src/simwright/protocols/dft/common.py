@@ -19,6 +19,7 @@ import numpy as np
 from typing_extensions import override
 
 from simwright.contract import SCHEMA_VERSION, read_structure, read_table
+from simwright.dft.converged import ConvergedSettings, find_converged
 from simwright.dft.handlers import RepairContext
 from simwright.dft.knowledge_graph import load_knowledge_graph
 from simwright.dft.recommender import Recommendation, recommend
@@ -30,7 +31,7 @@ from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pse
 from simwright.engines.espresso.pw import PwRun, run_pw
 from simwright.engines.espresso.summary import write_pw_tables
 from simwright.engines.espresso.template import PwInput, render
-from simwright.errors import EngineError
+from simwright.errors import EngineError, ValidationError
 from simwright.graph import Done, RunContext, Step
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.report import report_result
@@ -41,9 +42,56 @@ def pseudo_dirs(ctx: RunContext, params: DftRequest) -> tuple[Path, ...]:
     return (*default_pseudo_dirs(ctx.settings.home), *(Path(d) for d in params.pseudo_dirs))
 
 
+def stored_convergence(
+    ctx: RunContext, params: DftRequest, rec: Recommendation
+) -> ConvergedSettings | None:
+    """The stored ``dft_convergence`` study of this system, functional and files."""
+    return find_converged(
+        ctx.settings.home,
+        f"{params.structure.kind}:{params.structure.name}",
+        rec.pseudos.functional,
+        tuple(sp.pseudo_file for sp in rec.template.species),
+    )
+
+
+def _with_converged(params: DftRequest, found: ConvergedSettings) -> DftRequest:
+    """``params`` with the study's cutoffs and spacing where the request states none."""
+    update: dict[str, Any] = {}
+    if params.ecutwfc_ry is None and params.ecutrho_ry is None:
+        update.update(ecutwfc_ry=found.ecutwfc_ry, ecutrho_ry=found.ecutrho_ry)
+    stated_k = params.kpoints is not None or params.gamma_point
+    if not stated_k and "kspacing_inv_a" not in params.model_fields_set:
+        update["kspacing_inv_a"] = found.kspacing_inv_a
+    return params.model_copy(update=update)
+
+
+def converged_note(ctx: RunContext, params: DftRequest, rec: Recommendation) -> str:
+    """A report line on the stored convergence study ("" when there is none)."""
+    found = stored_convergence(ctx, params, rec)
+    if found is None:
+        return ""
+    how = "used" if params.use_converged else "not used (say use_converged to take them)"
+    return f"converged settings: {found.describe()}; {how}"
+
+
 def recommend_in_step(ctx: RunContext, params: DftRequest) -> Recommendation:
-    """Recommend an input and record it: JSON summary, input preview, structure, assumptions."""
-    rec = recommend(params, PseudoLibrary(pseudo_dirs(ctx, params)))
+    """Recommend an input and record it: JSON summary, input preview, structure, assumptions.
+    A stored convergence study of the same system and files is recorded, and taken when
+    the request says ``use_converged``."""
+    library = PseudoLibrary(pseudo_dirs(ctx, params))
+    rec = recommend(params, library)
+    found = stored_convergence(ctx, params, rec)
+    if params.use_converged and found is None:
+        raise ValidationError(
+            f"no stored dft_convergence study of {params.structure.name} with "
+            f"{rec.pseudos.functional.upper()} and these pseudopotentials: run one first "
+            f"(e.g. 'convergence study of {params.structure.name} with "
+            f"{rec.pseudos.functional.upper()}')"
+        )
+    if found is not None:
+        if params.use_converged:
+            rec = recommend(_with_converged(params, found), library)
+        ctx.event("converged_settings", converged_note(ctx, params, rec))
     summary = ctx.workdir / "recommendation.json"
     summary.write_text(json.dumps(rec.as_dict(), indent=2, default=str, ensure_ascii=False))
     ctx.artifact(summary, "recommendation", "structure, pseudopotentials, conditions, parameters")
@@ -155,7 +203,8 @@ class Recommend(Step):
     @override
     def run(self, ctx: RunContext) -> RunPw:
         rec = recommend_in_step(ctx, self.params)
-        return RunPw(self.params, rec.template, rec.valence_electrons)
+        note = converged_note(ctx, self.params, rec)
+        return RunPw(self.params, rec.template, rec.valence_electrons, note)
 
 
 @dataclass(frozen=True)
@@ -165,6 +214,7 @@ class RunPw(Step):
     params: DftRequest
     template: PwInput
     valence_electrons: float
+    converged: str = ""
 
     @override
     def run(self, ctx: RunContext) -> Report:
@@ -197,6 +247,9 @@ class RunPw(Step):
             output,
             len(outcome.attempts),
             tuple(outcome.repairs),
+            run.output.site_magnetization,
+            run.structure.symbols,
+            self.converged,
         )
 
 
@@ -235,6 +288,44 @@ def summary_values(
     return values
 
 
+RESIDUAL_PRESSURE_LIMIT_BAR = 1000.0
+"""|P| above which a vc-relax result is flagged (bar): twice pw.x's press_conv_thr of
+0.5 kbar, leaving room for the Pulay stress of the final SCF in a fresh basis."""
+
+
+def residual_pressure_notes(
+    ctx: RunContext, calculation: str, values: dict[str, Quantity], source: str
+) -> list[str]:
+    """Record the residual pressure of a variable-cell relaxation; a note (and an event)
+    when it is above :data:`RESIDUAL_PRESSURE_LIMIT_BAR`."""
+    if calculation != "vc-relax" or "pressure" not in values:
+        return []
+    residual = abs(values["pressure"].value)
+    values["residual_pressure"] = Quantity(residual, "bar", source=source)
+    if residual <= RESIDUAL_PRESSURE_LIMIT_BAR:
+        return []
+    note = (
+        f"residual pressure {residual / 1000:.2f} kbar is above "
+        f"{RESIDUAL_PRESSURE_LIMIT_BAR / 1000:g} kbar: the cell is not relaxed in the final "
+        "basis (Pulay stress); raise ecutwfc by about 30 % or run vc-relax again from it"
+    )
+    ctx.event("warning", note, rule="dft_residual_pressure")
+    return [note]
+
+
+def site_moment_values(
+    moments: tuple[float, ...], symbols: tuple[str, ...], source: str
+) -> dict[str, Quantity]:
+    """Per element, the mean |moment| of its atoms (μB, pw.x's integration spheres)."""
+    if not moments or len(moments) != len(symbols):
+        return {}
+    out = {}
+    for element in dict.fromkeys(symbols):
+        ms = [abs(m) for m, s in zip(moments, symbols, strict=True) if s == element]
+        out[f"magnetic_moment_{element}"] = Quantity(float(np.mean(ms)), "mu_B", source=source)
+    return out
+
+
 @dataclass(frozen=True)
 class Report(Step):
     """Write the report and return the result."""
@@ -248,13 +339,20 @@ class Report(Step):
     output: ArtifactRef
     pw_runs: int
     repairs: tuple[str, ...]
+    site_moments: tuple[float, ...] = ()
+    symbols: tuple[str, ...] = ()
+    converged: str = ""
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
         final = read_structure(ctx.path(self.structure))
         values = summary_values(ctx, self.summary, self.forces, len(final), final.volume_a3)
         values["pw_runs"] = Quantity(float(self.pw_runs), "1", source=self.recovery.path)
+        values.update(site_moment_values(self.site_moments, self.symbols, self.output.path))
         p = self.params
+        notes = residual_pressure_notes(ctx, p.calculation, values, self.summary.path)
+        if self.converged:
+            notes.append(self.converged)
         what = f"{p.calculation} of {final.formula}"
         summary = f"{what}: E = {values['energy'].value:.6f} eV"
         if "fermi_energy" in values:
@@ -285,6 +383,7 @@ class Report(Step):
                     f"(see recommendation.json); {self.pw_runs} pw.x run(s) in the "
                     "error-recovery machine (see recovery.json)."
                 ),
+                notes=notes,
             )
         )
 

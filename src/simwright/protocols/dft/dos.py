@@ -29,6 +29,7 @@ from simwright.engines.espresso.template import PwInput
 from simwright.errors import EngineError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft.common import recommend_in_step
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.plots import plot_dos
 from simwright.protocols.dft.post import (
     PropertyRequest,
@@ -40,7 +41,6 @@ from simwright.protocols.dft.post import (
     tool_in_step,
 )
 from simwright.protocols.dft.words import asks_dos, property_request
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.report import report_result

@@ -20,11 +20,11 @@ from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
 from simwright.dft.structures import PROTOTYPES, reference_lattice
 from simwright.errors import ParseError, ValidationError
 from simwright.graph import Graph, RunContext, Step
-from simwright.protocols import sizing
+from simwright.protocols.dft import sizing
 from simwright.protocols.dft.common import recommend_in_step
 from simwright.protocols.dft.energies import PwEnergies
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.words import asks_property
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solids.engine import EXPERIMENT_A, KITTEL
 from simwright.results import Reference

@@ -9,19 +9,34 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
+from pydantic import model_validator
+
+from simwright.dft.request import DftRequest, is_eos_request, parse_calculation, parse_dft_text
 from simwright.graph import Graph
-from simwright.protocols import sizing
+from simwright.protocols.dft import sizing
 from simwright.protocols.dft.common import STEPS, Recommend
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.words import asks_property
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 
 
 class DftRelaxParams(DftRequest):
     """Parameters of ``dft_relax``: a DFT request whose calculation is relax or vc-relax."""
 
-    calculation: Literal["relax", "vc-relax"] = "relax"
+    calculation: Literal["relax", "vc-relax"] = "vc-relax"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cell_follows_kind(cls, data: Any) -> Any:
+        """Without a stated calculation, a bulk crystal relaxes its cell too (vc-relax);
+        slabs, layers and molecules keep their cell (relax)."""
+        if not isinstance(data, dict) or data.get("calculation") is not None:
+            return data
+        kind = data.get("structure", "bulk")
+        if isinstance(kind, dict):
+            kind = kind.get("kind", "bulk")
+        fixed = str(kind).lower() in ("slab", "surface", "molecule", "two_d", "2d", "file")
+        return {**data, "calculation": "relax" if fixed else "vc-relax"}
 
 
 GRAPH = Graph.build("dft_relax", STEPS)
@@ -29,7 +44,7 @@ GRAPH = Graph.build("dft_relax", STEPS)
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Claim DFT requests to relax a structure ("relax bulk Si with PBE", "vc-relax of MgO")."""
-    if is_eos_request(text) or asks_property(text):
+    if is_eos_request(text) or asks_property(text) or parse_calculation(text) == "scf":
         return None
     raw = parse_dft_text(text)
     if raw is None or raw["calculation"] == "scf":

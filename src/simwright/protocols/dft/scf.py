@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from simwright.dft.request import DftRequest, is_eos_request, parse_dft_text
+from simwright.dft.request import DftRequest, is_eos_request, parse_calculation, parse_dft_text
 from simwright.graph import Graph
-from simwright.protocols import sizing
+from simwright.protocols.dft import sizing
 from simwright.protocols.dft.common import STEPS, Recommend
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.words import asks_property
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 
 
@@ -30,7 +30,7 @@ GRAPH = Graph.build("dft_scf", STEPS)
 
 def parse_request(text: str) -> dict[str, Any] | None:
     """Claim DFT requests for a single SCF (not relaxations, not equations of state)."""
-    if is_eos_request(text) or asks_property(text):
+    if is_eos_request(text) or asks_property(text) or parse_calculation(text) != "scf":
         return None
     raw = parse_dft_text(text)
     if raw is None or raw["calculation"] != "scf":

@@ -39,9 +39,9 @@ from simwright.protocols.dft.combine import (
     settings_record,
 )
 from simwright.protocols.dft.common import pseudo_dirs, recommend_in_step
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.post import pw_estimate, write_json
 from simwright.protocols.dft.words import asks_vacancy, property_request
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result

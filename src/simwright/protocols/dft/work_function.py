@@ -25,9 +25,9 @@ from simwright.engines.espresso.template import PwInput
 from simwright.errors import EngineError, ParseError, ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.dft.common import recommend_in_step
+from simwright.protocols.dft.inputs import dft_inputs
 from simwright.protocols.dft.post import PropertyRequest, pw_estimate, scf_kept, tool_in_step
 from simwright.protocols.dft.words import asks_work_function, element_symbols, flat_structure
-from simwright.protocols.inputs import dft_inputs
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity

@@ -22,7 +22,7 @@ from simwright.analysis.convergence import block_average, linear_trend
 from simwright.contract import read_table
 from simwright.engines.lammps.segment import MDSpec
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols.inputs import md_inputs
+from simwright.protocols.liquids.inputs import md_inputs
 from simwright.protocols.liquids.references import DENSITY, Reference
 from simwright.protocols.liquids.run import (
     ORGANIC_SYSTEMS,

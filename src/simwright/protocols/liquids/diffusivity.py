@@ -32,9 +32,9 @@ from simwright.contract import (
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols import sizing
-from simwright.protocols.inputs import md_inputs
 from simwright.protocols.liquids import diffusivity_report as report
+from simwright.protocols.liquids import sizing
+from simwright.protocols.liquids.inputs import md_inputs
 from simwright.protocols.liquids.start_frame import (
     closest_density_start,
     record_snapshots,

@@ -31,7 +31,7 @@ from simwright.contract import (
     write_table,
 )
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols.inputs import md_inputs
+from simwright.protocols.liquids.inputs import md_inputs
 from simwright.protocols.liquids.references import NACL_CONDUCTIVITY_1200K
 from simwright.protocols.liquids.run import (
     LiquidRunParams,

@@ -30,7 +30,7 @@ from simwright.contract import (
 )
 from simwright.errors import ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols.inputs import md_inputs
+from simwright.protocols.liquids.inputs import md_inputs
 from simwright.protocols.liquids.references import RDF_FIRST_PEAK
 from simwright.protocols.liquids.run import (
     WATER_SYSTEMS,

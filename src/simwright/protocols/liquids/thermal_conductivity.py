@@ -28,8 +28,8 @@ from simwright.contract import (
 from simwright.engines.lammps.segment import MDSpec
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols import sizing
-from simwright.protocols.inputs import md_inputs
+from simwright.protocols.liquids import sizing
+from simwright.protocols.liquids.inputs import md_inputs
 from simwright.protocols.md_systems import SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
 from simwright.reporting import plot_xy

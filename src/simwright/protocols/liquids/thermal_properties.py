@@ -34,7 +34,7 @@ from simwright.engines.lammps.segment import MDSpec
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.molecules import get_molecule
 from simwright.protocols.estimate import Estimate, MdSegment, md_estimate
-from simwright.protocols.inputs import md_inputs
+from simwright.protocols.liquids.inputs import md_inputs
 from simwright.protocols.liquids.references import THERMAL_PROPERTIES
 from simwright.protocols.liquids.run import (
     WATER_SYSTEMS,

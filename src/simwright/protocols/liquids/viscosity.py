@@ -26,7 +26,7 @@ from simwright.engines.lammps.pressure_tensor import COMPONENTS, parse_pressure_
 from simwright.engines.lammps.templates import PRESSURE_TENSOR_NAME
 from simwright.errors import ValidationError
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols.inputs import md_inputs
+from simwright.protocols.liquids.inputs import md_inputs
 from simwright.protocols.liquids.references import VISCOSITY
 from simwright.protocols.liquids.run import (
     WATER_SYSTEMS,

@@ -20,8 +20,8 @@ import numpy as np
 from simwright.errors import ParseError
 from simwright.potentials.defect_values import defect_references
 from simwright.protocols.estimate import Estimate
-from simwright.protocols.sizing import ASE_EVAL_CORE_S, LAMMPS_POINT_CORE_S
 from simwright.protocols.solids.engine import SolidEngineParams, solid_request
+from simwright.protocols.solids.sizing import ASE_EVAL_CORE_S, LAMMPS_POINT_CORE_S
 from simwright.results import Reference
 from simwright.structure import Structure
 

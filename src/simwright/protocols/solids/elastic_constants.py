@@ -42,10 +42,10 @@ from simwright.contract import (
     write_table,
 )
 from simwright.graph import Done, Graph, RunContext, Step
-from simwright.protocols import sizing
-from simwright.protocols.inputs import crystal_inputs
 from simwright.protocols.registry import Protocol
+from simwright.protocols.solids import sizing
 from simwright.protocols.solids.engine import SolidEngineParams, solid_request
+from simwright.protocols.solids.inputs import crystal_inputs
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.steps.eos import StrainScan
 from simwright.steps.lattice import LatticeFit, relax_lattice

@@ -18,10 +18,10 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from simwright.graph import Graph
-from simwright.protocols import sizing
-from simwright.protocols.inputs import lattice_constant_inputs
 from simwright.protocols.registry import Protocol
+from simwright.protocols.solids import sizing
 from simwright.protocols.solids.engine import EXPERIMENT_A, KITTEL, SolidEngineParams, solid_request
+from simwright.protocols.solids.inputs import lattice_constant_inputs
 from simwright.results import Reference
 from simwright.steps.eos import EOS_STEPS, BuildCrystal, EosPlan, EosText, StrainScan
 

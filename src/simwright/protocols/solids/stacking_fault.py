@@ -26,9 +26,7 @@ from simwright.contract import SCHEMA_VERSION, Column, Table, write_table
 from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.estimate import Estimate
-from simwright.protocols.inputs import crystal_inputs
 from simwright.protocols.registry import Protocol
-from simwright.protocols.sizing import check_lattice_constant
 from simwright.protocols.solids.defect_common import (
     EV_PER_A2_IN_J_PER_M2,
     Convergence,
@@ -41,6 +39,8 @@ from simwright.protocols.solids.defect_common import (
     references,
 )
 from simwright.protocols.solids.engine import SolidEngineParams
+from simwright.protocols.solids.inputs import crystal_inputs
+from simwright.protocols.solids.sizing import check_lattice_constant
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings

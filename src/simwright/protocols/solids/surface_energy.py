@@ -28,9 +28,7 @@ from simwright.builders.terminations import fewest_broken_bonds
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_structure, write_table
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.estimate import Estimate
-from simwright.protocols.inputs import crystal_inputs
 from simwright.protocols.registry import Protocol
-from simwright.protocols.sizing import check_lattice_constant
 from simwright.protocols.solids.defect_common import (
     EV_PER_A2_IN_J_PER_M2,
     Convergence,
@@ -43,6 +41,8 @@ from simwright.protocols.solids.defect_common import (
     references,
 )
 from simwright.protocols.solids.engine import SolidEngineParams
+from simwright.protocols.solids.inputs import crystal_inputs
+from simwright.protocols.solids.sizing import check_lattice_constant
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
 from simwright.steps.eos import StrainScan

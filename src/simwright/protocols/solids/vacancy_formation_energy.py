@@ -24,9 +24,7 @@ from simwright.builders import supercell, vacancy
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_structure, write_table
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.estimate import Estimate
-from simwright.protocols.inputs import crystal_inputs
 from simwright.protocols.registry import Protocol
-from simwright.protocols.sizing import ATOMS_PER_CELL, check_lattice_constant
 from simwright.protocols.solids.defect_common import (
     Convergence,
     comparison_note,
@@ -37,6 +35,8 @@ from simwright.protocols.solids.defect_common import (
     references,
 )
 from simwright.protocols.solids.engine import SolidEngineParams
+from simwright.protocols.solids.inputs import crystal_inputs
+from simwright.protocols.solids.sizing import ATOMS_PER_CELL, check_lattice_constant
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
