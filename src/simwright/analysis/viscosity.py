@@ -10,8 +10,13 @@ Einstein (Helfand) form, the cross-check: with G_ab(t) = ∫₀^t P_ab dt',
 window of the lags and averaged over the three components; the uncertainty is the
 standard error of the three component values.
 
-Each component's mean is subtracted first (it vanishes in equilibrium; a finite run's
-small offset would add a t² term to the Helfand moment).
+No sample mean is subtracted: in an isotropic liquid at equilibrium every off-diagonal
+component and every diagonal deviation from the trace has mean zero exactly, and a finite
+run's offset is itself the long-time part of the fluctuation. Subtracting it biases both
+estimators low: the Green–Kubo integral to lag t by about −2t/T·η (run length T;
+−8 % at a 4 ps lag of a 100 ps run), and the Helfand moment becomes a Brownian bridge
+whose slope at lag t is (1 − 2t/T) of the true one (−20 to −30 % over the default fit
+window). Tested on synthetic series as short (in correlation times) as a production run.
 
 Given the full tensor (``pxx pyy pzz pxy pxz pyz``), all of its symmetric traceless part
 T = P − (tr P/3) I is used: in an isotropic liquid each diagonal ⟨T_aa T_aa⟩ is 4/3 of an
@@ -78,7 +83,7 @@ def _prefactor(volume_a3: float, temperature_k: float) -> float:
 
 
 def _components(shear_bar: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """(off-diagonal (n, 3), diagonal deviations (n, 3) or None), means removed."""
+    """(off-diagonal (n, 3), traceless diagonal (n, 3) or None); no sample mean removed."""
     data = np.asarray(shear_bar, dtype=float)
     if data.ndim != 2 or data.shape[1] not in (3, 6) or data.shape[0] < 10:
         raise ValidationError(
@@ -86,10 +91,8 @@ def _components(shear_bar: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
             "xx, yy, zz, xy, xz, yz as (n >= 10, 6)"
         )
     if data.shape[1] == 3:
-        return data - data.mean(axis=0), None
-    off = data[:, 3:] - data[:, 3:].mean(axis=0)
-    diag = data[:, :3] - data[:, :3].mean(axis=1, keepdims=True)
-    return off, diag - diag.mean(axis=0)
+        return data, None
+    return data[:, 3:], data[:, :3] - data[:, :3].mean(axis=1, keepdims=True)
 
 
 def shear_acf(shear_bar: np.ndarray) -> np.ndarray:

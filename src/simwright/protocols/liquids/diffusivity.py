@@ -19,7 +19,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import override
 
-from simwright.analysis.density import closest_frame_to_mean
 from simwright.analysis.einstein import einstein_diffusion, yeh_hummer_correction
 from simwright.analysis.msd import mean_squared_displacement
 from simwright.analysis.trajectory_io import AtomSelection, read_positions
@@ -28,7 +27,6 @@ from simwright.contract import (
     Column,
     Table,
     read_structure,
-    read_table,
     write_table,
 )
 from simwright.engines.lammps.segment import MDSpec
@@ -37,6 +35,11 @@ from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.liquids import diffusivity_report as report
 from simwright.protocols.liquids import sizing
 from simwright.protocols.liquids.inputs import md_inputs
+from simwright.protocols.liquids.start_frame import (
+    closest_density_start,
+    record_snapshots,
+    snapshot_every,
+)
 from simwright.protocols.liquids.words import water_model, water_model_assumed
 from simwright.protocols.md_systems import MIN_FRAMES, SYSTEMS, build_liquid, forcefield_of
 from simwright.protocols.registry import Protocol
@@ -46,7 +49,6 @@ from simwright.steps.md import (
     produce,
     record_segment,
     segment,
-    snapshots,
     steps_for,
 )
 from simwright.text import has_word
@@ -199,7 +201,7 @@ class Equilibrate(Step):
             seed=p.seed,
             create_velocities=True,
             zero_momentum=True,
-            restart_every=max(1, steps // 40) if p.npt else 0,
+            restart_every=snapshot_every(steps) if p.npt else 0,
         )
         ff = forcefield_of(SYSTEMS[p.system])
         if self.start.kind == "structure":
@@ -207,10 +209,7 @@ class Equilibrate(Step):
         else:
             result = segment(ctx, spec, ff, restart=self.start)
         files = record_segment(ctx, result, f"{spec.ensemble} equilibration")
-        snaps = tuple(
-            ctx.artifact(path, "restart", f"snapshot at step {step}")
-            for step, path in snapshots(ctx.workdir)
-        )
+        snaps = record_snapshots(ctx)
         assert files.restart is not None
         return SelectFrame(p, files.thermo, files.restart, snaps)
 
@@ -227,36 +226,15 @@ class SelectFrame(Step):
     @override
     def run(self, ctx: RunContext) -> Production:
         p = self.params
-        if not p.npt or not self.snapshots:
-            ctx.rule("fixed_density_final_state", "NVT equilibration: start from its end")
-            return Production(p, self.final, (), 0)
-        thermo = read_table(ctx.path(self.thermo))
-        steps = np.array([_snapshot_step(s) for s in self.snapshots], dtype=float)
-        first = float(thermo["step"][0])
-        times = (thermo["step"] - first) * p.timestep_fs
-        pick = closest_frame_to_mean(
-            times,
-            thermo["density"],
-            candidate_times_fs=(steps - first) * p.timestep_fs,
-            last_window_fraction=0.5,
+        start = closest_density_start(
+            ctx,
+            npt=p.npt,
+            thermo=self.thermo,
+            final=self.final,
+            candidates=self.snapshots,
+            timestep_fs=p.timestep_fs,
         )
-        chosen = self.snapshots[pick.index]
-        ctx.rule(
-            "closest_density_frame",
-            f"frame at {pick.time_fs / 1000:.2f} ps: {pick.density_g_cm3:.4f} g/cm³, mean of "
-            f"the last half {pick.window_mean_g_cm3:.4f} ± {pick.window_std_g_cm3:.4f} g/cm³",
-        )
-        ctx.event(
-            "frame_selected",
-            chosen.path,
-            density_g_cm3=pick.density_g_cm3,
-            window_mean_g_cm3=pick.window_mean_g_cm3,
-        )
-        return Production(p, chosen, (), 0)
-
-
-def _snapshot_step(ref: ArtifactRef) -> int:
-    return int(ref.path.rsplit("snapshot.", 1)[1].split(".")[0])
+        return Production(p, start, (), 0)
 
 
 @dataclass(frozen=True)

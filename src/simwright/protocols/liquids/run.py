@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from simwright.engines.lammps.segment import MDSpec
 from simwright.forcefields.base import ForceField
 from simwright.graph import RunContext
+from simwright.protocols.liquids.start_frame import snapshot_every
 from simwright.protocols.md_systems import SYSTEMS, LiquidSystem, build_liquid, forcefield_of
 from simwright.results import ArtifactRef
 from simwright.steps.md import SegmentFiles, equilibrate, minimize_packed, steps_for
@@ -164,11 +165,18 @@ def prepare_liquid(ctx: RunContext, p: LiquidRunParams) -> ArtifactRef:
     return minimize_packed(ctx, ff, packed, p.timestep_fs)
 
 
-def equilibrate_liquid(ctx: RunContext, p: LiquidRunParams, start: ArtifactRef) -> SegmentFiles:
-    """NPT (or fixed-density NVT) equilibration with fresh velocities from ``start``."""
+def equilibrate_liquid(
+    ctx: RunContext, p: LiquidRunParams, start: ArtifactRef, *, snapshot_restarts: bool = False
+) -> SegmentFiles:
+    """NPT (or fixed-density NVT) equilibration with fresh velocities from ``start``.
+
+    ``snapshot_restarts`` writes periodic restarts of an NPT run (candidates for
+    :func:`simwright.protocols.liquids.start_frame.closest_density_start`).
+    """
+    steps = steps_for(p.equilibration_ps, p.timestep_fs)
     spec = MDSpec(
         "npt" if p.npt else "nvt",
-        steps=steps_for(p.equilibration_ps, p.timestep_fs),
+        steps=steps,
         timestep_fs=p.timestep_fs,
         temperature_k=p.temperature_k,
         pressure_bar=p.pressure_bar,
@@ -176,6 +184,7 @@ def equilibrate_liquid(ctx: RunContext, p: LiquidRunParams, start: ArtifactRef) 
         seed=p.seed,
         create_velocities=True,
         zero_momentum=True,
+        restart_every=snapshot_every(steps) if snapshot_restarts and p.npt else 0,
     )
     return equilibrate(ctx, spec, p.forcefield, start)
 
