@@ -28,7 +28,7 @@ from simwright.forcefields.base import ForceField
 from simwright.forcefields.opls import opls_aa, with_hydrogen_mass
 from simwright.graph import Done, RunContext, Step
 from simwright.protocols.electrolytes import report
-from simwright.protocols.electrolytes.msd import msd_table
+from simwright.protocols.electrolytes.msd import analyse_or_extend
 from simwright.protocols.electrolytes.params import (
     HEAVY_TIMESTEP_FS,
     NORMAL_TIMESTEP_FS,
@@ -272,30 +272,19 @@ class LammpsAnalyze(Step):
         comp = composition(p)
         types = [t for m, n in comp.components for _ in range(n) for t in _types(ff, m.name)]
         masses = np.array([ff.atom_types[ff.type_id(t) - 1].mass_amu for t in types])
-        msd, r2 = msd_table(
+        msd, extend = analyse_or_extend(
             ctx,
             p,
             comp,
             positions,
             masses,
-            timestep_fs=NORMAL_TIMESTEP_FS,
-            every=max(1, round(p.frame_interval_fs / NORMAL_TIMESTEP_FS)),
-            links=tuple(f"../../{s.path}" for s in self.segments),
+            segments=tuple(s.path for s in self.segments),
+            extensions=self.extensions,
         )
-        if r2 < p.r2_min and self.extensions < p.max_extensions:
-            ctx.rule(
-                "msd_linear_extend",
-                f"Li⁺ R² = {r2:.4f} < {p.r2_min}: extend NVT by {p.extension_ns:g} ns "
-                f"({self.extensions + 1}/{p.max_extensions})",
-            )
+        if extend:
             return LammpsProduction(
                 p, self.last_restart, self.segments, self.extensions + 1, self.density_converged
             )
-        verdict = "≥" if r2 >= p.r2_min else "<"
-        ctx.rule(
-            "msd_linear",
-            f"Li⁺ R² = {r2:.4f} {verdict} {p.r2_min} after {self.extensions} extension(s)",
-        )
         return LammpsReport(p, msd, self.last_thermo, self.extensions, self.density_converged)
 
 

@@ -41,7 +41,7 @@ from simwright.protocols.electrolytes.classical import (
     LammpsReport,
     LammpsSelectFrame,
 )
-from simwright.protocols.electrolytes.msd import msd_table
+from simwright.protocols.electrolytes.msd import analyse_or_extend
 from simwright.protocols.electrolytes.params import (
     HEAVY_TIMESTEP_FS,
     LI_RADIUS_A,
@@ -287,30 +287,19 @@ class Analyze(Step):
         p = self.params
         comp = composition(p)
         positions, masses = _read_frames([ctx.path(s) for s in self.segments])
-        msd, r2 = msd_table(
+        msd, extend = analyse_or_extend(
             ctx,
             p,
             comp,
             positions,
             masses,
-            timestep_fs=NORMAL_TIMESTEP_FS,
-            every=max(1, round(p.frame_interval_fs / NORMAL_TIMESTEP_FS)),
-            links=tuple(f"../../{s.path}" for s in self.segments),
+            segments=tuple(s.path for s in self.segments),
+            extensions=self.extensions,
         )
-        if r2 < p.r2_min and self.extensions < p.max_extensions:
-            ctx.rule(
-                "msd_linear_extend",
-                f"Li⁺ R² = {r2:.4f} < {p.r2_min}: extend NVT by "
-                f"{p.extension_ns:g} ns ({self.extensions + 1}/{p.max_extensions})",
-            )
+        if extend:
             return Production(
                 p, self.last_state, self.segments, self.extensions + 1, self.density_converged
             )
-        verdict = "≥" if r2 >= p.r2_min else "<"
-        ctx.rule(
-            "msd_linear",
-            f"Li⁺ R² = {r2:.4f} {verdict} {p.r2_min} after {self.extensions} extension(s)",
-        )
         return Report(p, msd, self.last_thermo, self.extensions, self.density_converged)
 
 

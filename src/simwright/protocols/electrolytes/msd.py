@@ -17,7 +17,7 @@ from simwright.analysis.transport import remove_system_drift
 from simwright.contract import SCHEMA_VERSION, Column, Table, write_table
 from simwright.graph import RunContext
 from simwright.molecules.blend import BlendComposition
-from simwright.protocols.electrolytes.params import ElectrolyteParams
+from simwright.protocols.electrolytes.params import NORMAL_TIMESTEP_FS, ElectrolyteParams
 from simwright.results import ArtifactRef
 
 
@@ -91,3 +91,40 @@ def msd_table(
         write_table(ctx.workdir / "msd.h5", table), "table", table.description, SCHEMA_VERSION
     )
     return ref, float(attrs["r2_li"])
+
+
+def analyse_or_extend(
+    ctx: RunContext,
+    p: ElectrolyteParams,
+    comp: BlendComposition,
+    positions: np.ndarray,
+    masses: np.ndarray,
+    *,
+    segments: tuple[str, ...],
+    extensions: int,
+) -> tuple[ArtifactRef, bool]:
+    """The MSD table of the production ``segments`` (paths in the run) and the rule's
+    verdict: True when the Li⁺ MSD is not yet linear (R² below the threshold) and an
+    extension is still allowed, so the production goes on; each verdict is recorded."""
+    msd, r2 = msd_table(
+        ctx,
+        p,
+        comp,
+        positions,
+        masses,
+        timestep_fs=NORMAL_TIMESTEP_FS,
+        every=max(1, round(p.frame_interval_fs / NORMAL_TIMESTEP_FS)),
+        links=tuple(f"../../{s}" for s in segments),
+    )
+    if r2 < p.r2_min and extensions < p.max_extensions:
+        ctx.rule(
+            "msd_linear_extend",
+            f"Li⁺ R² = {r2:.4f} < {p.r2_min}: extend NVT by {p.extension_ns:g} ns "
+            f"({extensions + 1}/{p.max_extensions})",
+        )
+        return msd, True
+    verdict = "≥" if r2 >= p.r2_min else "<"
+    ctx.rule(
+        "msd_linear", f"Li⁺ R² = {r2:.4f} {verdict} {p.r2_min} after {extensions} extension(s)"
+    )
+    return msd, False
