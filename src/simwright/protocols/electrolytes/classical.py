@@ -35,11 +35,13 @@ from simwright.protocols.electrolytes.params import (
     ElectrolyteParams,
     composition,
 )
+from simwright.protocols.liquids.start_frame import (
+    density_converged,
+    record_snapshots,
+    snapshot_every,
+)
 from simwright.results import ArtifactRef, ProtocolResult
-from simwright.steps.md import record_segment, segment, snapshots
-
-SNAPSHOTS = 40
-"""Restart snapshots stored during the normal-mass NPT (candidates for the NVT start)."""
+from simwright.steps.md import record_segment, segment
 
 
 def forcefield(p: ElectrolyteParams) -> ForceField:
@@ -144,20 +146,13 @@ class LammpsNormalNPT(Step):
     def run(self, ctx: RunContext) -> LammpsSelectFrame:
         p = self.params
         steps = p.steps(p.npt_ns, NORMAL_TIMESTEP_FS)
-        spec = _npt(p, steps, NORMAL_TIMESTEP_FS, p.seed + 1, restart_every=_every(steps))
+        spec = _npt(p, steps, NORMAL_TIMESTEP_FS, p.seed + 1, restart_every=snapshot_every(steps))
         result = segment(ctx, spec, forcefield(p), structure=read_structure(ctx.path(self.start)))
         files = record_segment(ctx, result, "normal-mass NPT")
-        snaps = tuple(
-            ctx.artifact(path, "restart", f"snapshot at step {step}")
-            for step, path in snapshots(ctx.workdir)
-        )
+        snaps = record_snapshots(ctx)
         assert files.restart is not None
         ctx.rule("normal_mass_npt", f"{steps} steps of 1 fs, velocities redrawn")
         return LammpsSelectFrame(p, files.thermo, files.restart, snaps)
-
-
-def _every(steps: int) -> int:
-    return max(1, steps // SNAPSHOTS)
 
 
 @dataclass(frozen=True)
@@ -184,17 +179,8 @@ class LammpsSelectFrame(Step):
             candidate_times_fs=(steps - first) * NORMAL_TIMESTEP_FS,
             last_window_fraction=0.5,
         )
-        half = density[len(density) // 2 :]
-        quarter = max(1, len(half) // 2)
-        drift = abs(float(np.mean(half[quarter:]) - np.mean(half[:quarter])))
-        drift /= pick.window_mean_g_cm3
-        converged = bool(drift <= p.density_tolerance)
-        ctx.event(
-            "density_convergence",
-            "converged" if converged else "NOT converged",
-            relative_drift=drift,
-            tolerance=p.density_tolerance,
-            converged=converged,
+        drift, converged = density_converged(
+            ctx, density, pick.window_mean_g_cm3, p.density_tolerance
         )
         ctx.rule(
             "closest_density_frame",

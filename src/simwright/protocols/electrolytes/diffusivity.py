@@ -52,6 +52,7 @@ from simwright.protocols.electrolytes.params import (
 )
 from simwright.protocols.electrolytes.sizing import electrolyte_estimate, electrolyte_inputs
 from simwright.protocols.electrolytes.words import parse_request
+from simwright.protocols.liquids.start_frame import density_converged
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult
 
@@ -213,17 +214,8 @@ class SelectFrame(Step):
         pick = closest_frame_to_mean(
             times, density, candidate_times_fs=times, last_window_fraction=0.5
         )
-        half = density[len(density) // 2 :]
-        quarter = len(half) // 2
-        change = float(np.mean(half[quarter:]) - np.mean(half[:quarter]))
-        drift = abs(change) / pick.window_mean_g_cm3
-        converged = bool(drift <= p.density_tolerance)
-        ctx.event(
-            "density_convergence",
-            "converged" if converged else "NOT converged",
-            relative_drift=drift,
-            tolerance=p.density_tolerance,
-            converged=converged,
+        drift, converged = density_converged(
+            ctx, density, pick.window_mean_g_cm3, p.density_tolerance
         )
         atoms = read(ctx.path(self.frames), index=pick.index, format="extxyz")
         path = ctx.workdir / "nvt_start.extxyz"

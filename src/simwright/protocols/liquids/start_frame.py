@@ -5,7 +5,8 @@ water molecules swing by ±1 % over picoseconds); an NVT production started ther
 that density, not the model's. :func:`closest_density_start` picks instead the periodic
 restart whose density is closest to the mean of the last half of the equilibration
 (:func:`simwright.analysis.density.closest_frame_to_mean`) and records the rule. Used by
-``diffusivity`` and ``viscosity``.
+``diffusivity`` and ``viscosity``; the electrolyte routes share the periodic restarts
+and the density convergence check (:func:`density_converged`).
 """
 
 from __future__ import annotations
@@ -78,3 +79,23 @@ def closest_density_start(
         window_mean_g_cm3=pick.window_mean_g_cm3,
     )
     return chosen
+
+
+def density_converged(
+    ctx: RunContext, density: np.ndarray, window_mean_g_cm3: float, tolerance: float
+) -> tuple[float, bool]:
+    """The relative change of the mean density between the two quarters of the last half
+    of an NPT equilibration, and whether it is within ``tolerance``; recorded as the
+    ``density_convergence`` event."""
+    half = density[len(density) // 2 :]
+    quarter = max(1, len(half) // 2)
+    drift = abs(float(np.mean(half[quarter:]) - np.mean(half[:quarter]))) / window_mean_g_cm3
+    converged = bool(drift <= tolerance)
+    ctx.event(
+        "density_convergence",
+        "converged" if converged else "NOT converged",
+        relative_drift=drift,
+        tolerance=tolerance,
+        converged=converged,
+    )
+    return drift, converged
