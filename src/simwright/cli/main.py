@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import platform
 import sys
 from collections.abc import Iterable, Sequence
 from importlib import import_module
@@ -421,6 +420,9 @@ def validate_lammps(
 def version(json_out: JsonOpt = False) -> None:
     """Print simwright's version (with --json: also Python's and the platform)."""
     if json_out:
+        # lazy: only the JSON form names the platform
+        import platform
+
         emit(
             {
                 "simwright": __version__,
