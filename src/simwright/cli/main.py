@@ -37,6 +37,7 @@ from simwright.cli.dft import dft_app
 from simwright.cli.docs import docs_app
 from simwright.cli.engines import engines as engines_command
 from simwright.cli.export import export as export_command
+from simwright.cli.kg import kg_app
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
 from simwright.cli.memory import memory_app
@@ -376,6 +377,7 @@ app.add_typer(knowledge_app, name="knowledge")
 app.command("plan")(plan_command)
 app.add_typer(docs_app, name="docs")
 app.add_typer(memory_app, name="memory")
+app.add_typer(kg_app, name="kg")
 app.add_typer(dft_app, name="dft")
 app.command("ask")(ask_command)
 app.command("potentials")(potentials_command)

@@ -23,7 +23,7 @@ def mof_inputs(params: Any, settings: Settings) -> BuiltInputs:
     """The framework (resolved build or the CIF's atoms), the relaxation and Zeo++."""
     p: MofParams = params
     if p.cif is None:
-        spec, info = resolved_spec(p)
+        _, info = resolved_spec(p)
         lines = [
             f"framework: PORMAKE, topology {info.topology} ({info.group}), "
             f"blocks {'; '.join(info.blocks)}"
@@ -43,7 +43,5 @@ def mof_inputs(params: Any, settings: Settings) -> BuiltInputs:
         )
     else:
         lines.append("relaxation: none (no calculator stated)")
-    lines.append(
-        f"Zeo++: probe radius {p.probe_radius_a} Å, {p.samples_per_atom} samples per atom"
-    )
+    lines.append(f"Zeo++: probe radius {p.probe_radius_a} Å, {p.samples_per_atom} samples per atom")
     return BuiltInputs(tuple(lines))

@@ -154,8 +154,9 @@ class PoreAnalysis(Step):
         )
         found = channels(grid)
         values = _values(zeo.geometry, found, out.path, self.info, self.relaxation)
-        known = known_framework(p.name, self.info.topology or None, self.info.nodes,
-                                self.info.linker or None)
+        known = known_framework(
+            p.name, self.info.topology or None, self.info.nodes, self.info.linker or None
+        )
         references: tuple[Reference, ...] = known.references if known is not None else ()
         artifacts = (self.structure, cif_ref, out, *self.inputs)
         if self.relaxation is not None:
