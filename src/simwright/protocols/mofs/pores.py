@@ -21,8 +21,9 @@ from typing_extensions import override
 from simwright.analysis.channels import Channels, accessible_grid, channels
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_structure, write_table
 from simwright.engines.ase.calculators import CalculatorSpec
-from simwright.engines.zeo.run import analyse_pores
+from simwright.engines.zeo.run import ZeoResult, analyse_pores
 from simwright.engines.zeo.spec import PoreGeometry, ZeoSpec
+from simwright.errors import EngineError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.mofs import framework, words
 from simwright.protocols.mofs.framework import FrameworkInfo
@@ -34,6 +35,7 @@ from simwright.protocols.mofs.sizing import check_mofs, estimate
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result
+from simwright.structure import Structure
 
 
 @dataclass(frozen=True)
@@ -138,19 +140,15 @@ class PoreAnalysis(Step):
 
     @override
     def run(self, ctx: RunContext) -> Done[ProtocolResult]:
-        # lazy: ase.io takes ~1 s to import
-        from ase.io import write
-
         p = self.params
         structure = read_structure(ctx.path(self.structure))
-        cif = ctx.workdir / "framework.cif"
-        write(cif, structure.to_ase(), format="cif")
-        cif_ref = ctx.artifact(cif, "cif", f"{self.info.label} as analysed by Zeo++")
-        zeo = analyse_pores(ZeoSpec(cif.name, p.probe_radius_a, p.samples_per_atom), ctx.workdir)
-        ctx.engine_call(zeo.call)
+        zeo, analysed = _zeo(ctx, structure, p)
+        cif_ref = ctx.artifact(
+            ctx.workdir / "framework.cif", "cif", f"{self.info.label} as analysed by Zeo++"
+        )
         out = ctx.artifact(ctx.workdir / "zeo_out.json", "json", "Zeo++ results as printed")
         grid = accessible_grid(
-            structure.positions, zeo.radii_a, structure.cell, p.probe_radius_a, p.grid_spacing_a
+            analysed.positions, zeo.radii_a, analysed.cell, p.probe_radius_a, p.grid_spacing_a
         )
         found = channels(grid)
         values = _values(zeo.geometry, found, out.path, self.info, self.relaxation)
@@ -173,6 +171,40 @@ class PoreAnalysis(Step):
                 notes=_notes(p, self.info, self.relaxation, known is not None),
             )
         )
+
+
+ZEO_RETRIES = 2
+JITTER_A = 1e-4
+"""Zeo++ can fail on a degenerate Voronoi network ("Unable to add edge because nodes
+have not been added"), which highly symmetric frameworks produce depending on the last
+digits of the coordinates; a retry displaces every atom by at most this much (Å,
+seeded), far below any pore figure's precision."""
+
+
+def _zeo(ctx: RunContext, structure: Structure, p: MofParams) -> tuple[ZeoResult, Structure]:
+    """Zeo++ on ``structure`` as ``framework.cif``; retried on slightly displaced atoms."""
+    # lazy: ase.io takes ~1 s to import
+    from ase.io import write
+
+    rng = np.random.default_rng(20)
+    analysed = structure
+    for attempt in range(ZEO_RETRIES + 1):
+        cif = ctx.workdir / "framework.cif"
+        write(cif, analysed.to_ase(), format="cif")
+        try:
+            zeo = analyse_pores(
+                ZeoSpec(cif.name, p.probe_radius_a, p.samples_per_atom), ctx.workdir
+            )
+        except EngineError as exc:
+            if attempt == ZEO_RETRIES:
+                raise
+            ctx.rule("zeo_degenerate_retry", f"{exc}; atoms displaced by ≤ {JITTER_A} Å")
+            shift = rng.uniform(-JITTER_A, JITTER_A, structure.positions.shape)
+            analysed = structure.with_positions(structure.positions + shift)
+            continue
+        ctx.engine_call(zeo.call)
+        return zeo, analysed
+    raise AssertionError("unreachable")
 
 
 def _values(

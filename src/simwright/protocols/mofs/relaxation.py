@@ -9,6 +9,7 @@ converge and gives the largest force left.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,7 +51,11 @@ def relax_capped(
     start = time.perf_counter()
     atoms = structure.to_ase()
     rows: list[tuple[float, float, float]] = []
-    with torch_threads(threads):
+    with torch_threads(threads), warnings.catch_warnings():
+        # CHGNet converts its stress tensor with .item() and torch warns on every call
+        warnings.filterwarnings("ignore", ".*requires_grad=True to a scalar", UserWarning)
+        # ASE's FrechetCellFilter takes scipy's logm of a near-identity deformation
+        warnings.filterwarnings("ignore", "logm result may be inaccurate", RuntimeWarning)
         try:
             atoms.calc = spec.build(allow)
             target = FrechetCellFilter(atoms) if cell else atoms
