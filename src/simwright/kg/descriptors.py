@@ -80,7 +80,10 @@ def molecules(facts: RunFacts) -> tuple[Entity, ...]:
     if key:
         attributes["inchikey"] = key
     mol_key = key or content_key("molecule", smiles, inchi)
-    label = _text(params, "name", "molecule") or smiles or inchi or mol_key
+    label = smiles or inchi or mol_key  # never a run's own name: one label per molecule
+    name = _text(params, "name", "molecule")
+    if name:
+        attributes["name"] = name
     molecule = Entity("Molecule", mol_key, label, attributes, subject=True)
     conformers = tuple(
         Entity(

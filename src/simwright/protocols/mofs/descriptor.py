@@ -1,8 +1,10 @@
 """What a ``mof_pores`` run is about, for the knowledge graph: the MOF, its topology,
 node and linker building blocks.
 
-A built MOF is keyed by its recipe (topology and PORMAKE ids, so "Zn4O" and "N16"
-name one MOF), a MOF read from a file by the sha256 of the CIF as given. Names are
+A built MOF is keyed and labelled by its recipe (topology and PORMAKE ids, so "Zn4O"
+and "N16" name one MOF: ``pcu-N16+E14``), a MOF read from a file by the sha256 of the
+CIF as given (label ``CIF <first 12 hex digits>``); a name the run gave ("MOF-5") is an
+``sw:name`` of it, so the label never depends on which run came first. Names are
 resolved with PORMAKE's database when it is installed, else kept as stated.
 """
 
@@ -63,11 +65,14 @@ def describe_mof(facts: RunFacts) -> tuple[Entity, ...]:
             blocks.append(_block(linker, "linker"))
             links.append(Link("linker", "BuildingBlock", linker))
         recipe = "+".join((*nodes, *((linker,) if linker else ())))
+        attributes = {"source": "PORMAKE", "recipe": f"{topology}:{recipe}"}
+        if name:
+            attributes["name"] = name
         mof = Entity(
             "MOF",
             content_key("pormake", topology, *nodes, linker or ""),
-            name or f"{topology}-{recipe}",
-            {"source": "PORMAKE", "recipe": f"{topology}:{recipe}"},
+            f"{topology}-{recipe}",
+            attributes,
             tuple(links),
             subject=True,
         )
@@ -76,8 +81,10 @@ def describe_mof(facts: RunFacts) -> tuple[Entity, ...]:
     cif = next((f for f in facts.files if f.kind == "cif" and f.path.endswith("input.cif")), None)
     source = str(p.get("cif") or "")
     key = cif.sha256 if cif is not None else content_key("cif", source)
-    label = name or source.rsplit("/", 1)[-1]
-    return (Entity("MOF", key, label, {"source": "CIF", "file": source}, subject=True),)
+    attributes = {"source": "CIF", "file": source}
+    if name:
+        attributes["name"] = name
+    return (Entity("MOF", key, f"CIF {key[:12]}", attributes, subject=True),)
 
 
 DESCRIPTOR = Descriptor("mof_pores", describe_mof)
