@@ -25,12 +25,12 @@ def mof_inputs(params: Any, settings: Settings) -> BuiltInputs:
     if p.cif is None:
         _, info = resolved_spec(p)
         lines = [
-            f"framework: PORMAKE, topology {info.topology} ({info.group}), "
+            f"structure: PORMAKE framework, topology {info.topology} ({info.group}), "
             f"blocks {'; '.join(info.blocks)}"
         ]
     else:
         structure = read_framework(p)
-        lines = [f"framework: {p.cif}: {structure.formula}, {len(structure)} atoms"]
+        lines = [f"structure: {p.cif}: {structure.formula}, {len(structure)} atoms"]
     if p.calculator is not None:
         module = _MLIP_MODULES[p.calculator]
         if importlib.util.find_spec(module) is None:
@@ -38,10 +38,14 @@ def mof_inputs(params: Any, settings: Settings) -> BuiltInputs:
                 f"calculator {p.calculator!r} needs the mlip extra: pip install 'simwright[mlip]'"
             )
         lines.append(
-            f"relaxation: BFGS with {p.calculator}, at most {p.relax_steps} steps, "
+            f"calculator: {p.calculator}, BFGS, at most {p.relax_steps} steps, "
             f"fmax {p.fmax_ev_a} eV/Å, {'atoms and cell' if p.relax_cell else 'atoms only'}"
         )
     else:
         lines.append("relaxation: none (no calculator stated)")
-    lines.append(f"Zeo++: probe radius {p.probe_radius_a} Å, {p.samples_per_atom} samples per atom")
+    lines.append(
+        f"engine: Zeo++ (pyzeo), probe radius {p.probe_radius_a} Å, "
+        f"{p.samples_per_atom} samples per atom"
+        + ("" if p.cif else "; PORMAKE builds the framework in a child process")
+    )
     return BuiltInputs(tuple(lines))

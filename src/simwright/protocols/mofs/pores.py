@@ -13,6 +13,7 @@ largest free sphere Df, the accessible surface area and volume for a probe of ra
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -148,7 +149,7 @@ class PoreAnalysis(Step):
         )
         out = ctx.artifact(ctx.workdir / "zeo_out.json", "json", "Zeo++ results as printed")
         grid = accessible_grid(
-            analysed.positions, zeo.radii_a, analysed.cell, p.probe_radius_a, p.grid_spacing_a
+            analysed.positions, zeo.radii_a, analysed.cell, grid_probe(p), p.grid_spacing_a
         )
         found = channels(grid)
         values = _values(zeo.geometry, found, out.path, self.info, self.relaxation)
@@ -171,6 +172,19 @@ class PoreAnalysis(Step):
                 notes=_notes(p, self.info, self.relaxation, known is not None),
             )
         )
+
+
+def grid_probe(p: MofParams) -> float:
+    """The probe of the channel grid: smaller than Zeo++'s by the farthest a point can
+    lie from its nearest grid point (√3/2 spacing), so that a window Zeo++ lets the probe
+    through is not closed by the grid's coarseness. Zeo++ decides whether there are
+    channels at all; the grid says in how many directions they run."""
+    return max(0.0, p.probe_radius_a - p.grid_spacing_a * math.sqrt(3) / 2)
+
+
+def dimensionality(g: PoreGeometry, found: Channels) -> int:
+    """The channels' dimensionality: 0 when Zeo++ finds no channel, else the grid's."""
+    return found.dimensionality if g.channels else 0
 
 
 ZEO_RETRIES = 2
@@ -223,7 +237,7 @@ def _values(
         "cell_volume": Quantity(g.cell_volume_a3, "Å^3", source=source),
         "channels": Quantity(float(g.channels), "1", source=source),
         "pockets": Quantity(float(g.pockets), "1", source=source),
-        "channel_dimensionality": Quantity(float(found.dimensionality), "1"),
+        "channel_dimensionality": Quantity(float(dimensionality(g, found)), "1"),
         "atoms": Quantity(float(info.atoms), "1"),
     }
     if info.topology:
@@ -243,7 +257,7 @@ def _summary(info: FrameworkInfo, g: PoreGeometry, found: Channels, p: MofParams
         f"{info.label} ({info.formula}, {info.atoms} atoms): Di = {g.di_a:.2f} Å, "
         f"Df = {g.df_a:.2f} Å; for a {p.probe_radius_a} Å probe ASA = {g.asa_m2_g:.0f} m²/g, "
         f"accessible volume fraction {g.av_fraction:.3f}, "
-        f"channels {found.dimensionality}D; density {g.density_g_cm3:.3f} g/cm³"
+        f"channels {dimensionality(g, found)}D; density {g.density_g_cm3:.3f} g/cm³"
     )
 
 
@@ -265,7 +279,8 @@ def _method(p: MofParams, info: FrameworkInfo, r: RelaxSummary | None, found: Ch
         f"Zeo++ with its default radii: Di, Df, Dif; accessible surface area and volume for "
         f"a probe of radius {p.probe_radius_a} Å with {p.samples_per_atom} Monte Carlo "
         f"samples per atom; void fraction with a zero-radius probe. Channel dimensionality "
-        f"from a {'×'.join(map(str, found.grid))} grid of probe-centre positions, "
+        f"of Zeo++'s channels from a {'×'.join(map(str, found.grid))} grid of probe-centre "
+        f"positions (probe {grid_probe(p):.2f} Å: less by the grid's half-diagonal), "
         "periodic regions joined across the cell faces."
     )
 
@@ -311,7 +326,7 @@ PROTOCOL = Protocol(
     start=start,
     examples=(
         "pore size of a pcu MOF built from Zn4O nodes and BDC linkers",
-        "surface area of the MOF in hkust1.cif",
+        "surface area of HKUST-1",
         "relax a pcu MOF from Zn4O nodes and BDC linkers with CHGNet and give its pore sizes",
     ),
     parse_request=words.parse_request,
