@@ -156,6 +156,14 @@ def test_the_command_line_ingests_and_answers_in_json(home: Settings) -> None:
     )
     assert answer.exit_code == 0, answer.output
     assert [r["cavity_a"] for r in json.loads(answer.stdout)["rows"]] == [12.75]
+    words = runner.invoke(
+        app,
+        ["kg", "mofs", "MOFs of topology pcu with a largest cavity above 10 Å", "--json"],
+        env=env,
+    )
+    assert [r["cavity_a"] for r in json.loads(words.stdout)["rows"]] == [12.75]
+    odd = runner.invoke(app, ["kg", "mofs", "MOFs of topology pcu at 300 K"], env=env)
+    assert odd.exit_code == 2 and "the number 300" in odd.output
     bad = runner.invoke(app, ["kg", "query", "SELECT ?x WHERE {"], env=env)
     assert bad.exit_code == 2 and "not a valid SPARQL query" in bad.output
     update = runner.invoke(

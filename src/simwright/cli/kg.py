@@ -114,6 +114,10 @@ def query(
 @kg_app.command("mofs")
 @handled
 def mofs(
+    question: Annotated[
+        str | None,
+        typer.Argument(help="In words: 'MOFs of topology pcu with a largest cavity above 10 Å'."),
+    ] = None,
     topology: Annotated[str | None, typer.Option(help="Only this topology (pcu...).")] = None,
     min_cavity: Annotated[
         float | None, typer.Option(help="Largest included sphere above this (Å).")
@@ -123,8 +127,12 @@ def mofs(
 ) -> None:
     """MOFs measured so far, by topology and largest cavity (the `mofs` query template)."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.kg.templates import mofs_query
+    from simwright.kg.templates import mofs_query, mofs_question
 
+    if question is not None:
+        if topology is not None or min_cavity is not None:
+            raise ValidationError("give the question in words or the options, not both")
+        topology, min_cavity = mofs_question(question)
     table = _answer(home, mofs_query(topology, min_cavity))
     if json_out:
         emit({"columns": list(table.columns), "rows": table.as_dicts()})

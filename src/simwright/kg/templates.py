@@ -41,3 +41,41 @@ SELECT ?mof ?label ?topology ?cavity_a ?free_sphere_a ?asa_m2_g ?run WHERE {{
 }}
 ORDER BY DESC(?cavity_a) ?run
 """
+
+
+_QUESTION = re.compile(r"\bmofs?\b|metal[- ]organic frameworks?", re.IGNORECASE)
+_QUESTION_TOPOLOGY = re.compile(
+    r"\b(?:topology|net)\s+([a-z]{3}(?:-[a-z0-9]+)?)\b|\b([a-z]{3}(?:-[a-z0-9]+)?)\s+"
+    r"(?:topology|net|mofs?)\b",
+    re.IGNORECASE,
+)
+_QUESTION_CAVITY = re.compile(
+    r"\b(?:largest\s+)?(?:cavity|cavities|pore(?:\s+size)?|included\s+sphere|di)\s+"
+    r"(?:above|over|larger\s+than|greater\s+than|>)\s*(\d+(?:\.\d+)?)\s*(?:Å|A|angstroms?)\b",
+    re.IGNORECASE,
+)
+
+
+def mofs_question(text: str) -> tuple[str | None, float | None]:
+    """``(topology, min_cavity_a)`` from "MOFs of topology pcu with a largest cavity
+    above 10 Å"; a question that is not about MOFs, or a number not read as the cavity
+    bound, is refused by name."""
+    if not _QUESTION.search(text):
+        raise ValidationError(
+            f"{text!r} is not a question about MOFs; e.g. 'MOFs of topology pcu with a "
+            "largest cavity above 10 Å', or write SPARQL for `simwright kg query`"
+        )
+    topology = _QUESTION_TOPOLOGY.search(text)
+    cavity = _QUESTION_CAVITY.search(text)
+    rest = text
+    for m in (topology, cavity):
+        if m is not None:
+            rest = rest.replace(m.group(0), " ")
+    stray = re.search(r"\d+(?:\.\d+)?", rest)
+    if stray is not None:
+        raise ValidationError(
+            f"the number {stray.group(0)} in {text!r} was not understood: only a bound on "
+            "the largest cavity is read ('largest cavity above 10 Å')"
+        )
+    name = None if topology is None else (topology.group(1) or topology.group(2)).lower()
+    return name, None if cavity is None else float(cavity.group(1))
