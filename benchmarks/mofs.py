@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +94,8 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     rows = []
-    with tempfile.TemporaryDirectory(prefix="simwright-mofs-") as tmp:
+    # the MLIPs print banners on stdout: keep stdout for the table or the JSON
+    with tempfile.TemporaryDirectory(prefix="simwright-mofs-") as tmp, redirect_stdout(sys.stderr):
         for name in args.only.split(","):
             rows.append(run_one(name.strip(), args, Path(tmp)))
     if args.markdown:
