@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import ndimage
-from scipy.spatial import cKDTree
 
 
 @dataclass(frozen=True)
@@ -42,6 +40,9 @@ def accessible_grid(
     spacing_a: float = 0.3,
 ) -> np.ndarray:
     """Boolean grid (fractional, cell-aligned) of points the probe centre can reach."""
+    # lazy: scipy.spatial takes ~0.3 s to import; requests that only plan never need it
+    from scipy.spatial import cKDTree
+
     cell = np.asarray(cell_a, dtype=float)
     lengths = np.linalg.norm(cell, axis=1)
     shape = tuple(max(8, int(np.ceil(n / spacing_a))) for n in lengths)
@@ -91,6 +92,9 @@ class _Offsets:
 
 def channels(grid: np.ndarray) -> Channels:
     """Channels and pockets of a reachable-point grid (periodic in all three axes)."""
+    # lazy: scipy.ndimage takes ~0.3 s to import; requests that only plan never need it
+    from scipy import ndimage
+
     labels, n = ndimage.label(grid)
     sets = _Offsets(n + 1)
     for axis in range(3):
