@@ -170,3 +170,11 @@ def test_the_command_line_ingests_and_answers_in_json(home: Settings) -> None:
         app, ["kg", "query", "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"], env=env
     )
     assert update.exit_code == 2 and "only SELECT and ASK" in update.output
+
+
+def test_a_query_before_any_ingestion_says_how_to_make_the_graph(tmp_path: Path) -> None:
+    answer = CliRunner().invoke(
+        app, ["kg", "query", "ASK { ?s ?p ?o }"], env={"SIMWRIGHT_HOME": str(tmp_path)}
+    )
+    assert answer.exit_code == 2 and "simwright kg ingest" in answer.output
+    assert not list(tmp_path.iterdir())  # a read-only command creates nothing

@@ -93,7 +93,13 @@ def _answer(home: Path | None, sparql: str) -> QueryTable:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.kg.query import run_query
 
-    return run_query(_graph_file(home).load(), sparql)
+    graph_file = _graph_file(home)
+    if not graph_file.path.is_file():
+        raise ValidationError(
+            f"no knowledge graph at {graph_file.path} yet: `simwright kg ingest` adds the "
+            "completed runs of the store"
+        )
+    return run_query(graph_file.load(), sparql)
 
 
 @kg_app.command("query")
