@@ -144,6 +144,15 @@ def test_a_cif_mof_is_keyed_by_its_file_and_its_pores_queried(home: Settings, st
     ).rows[0][0]
     assert sha == __import__("hashlib").sha256(FIXTURE.read_bytes()).hexdigest()
 
+    # a later run of the same file finds the earlier measurement in the graph
+    first = from_cif[0]["run"]
+    params = MofParams(cif=str(FIXTURE), samples_per_atom=200, grid_spacing_a=0.5)
+    out = Runner(store, home).start(pores.GRAPH, pores.start(params), protocol="mof_pores")
+    assert out.status == "completed", out.error
+    report = next(a for a in out.result.artifacts if a.kind == "report")
+    text = (home.runs_path / out.run_id / report.path).read_text(encoding="utf-8")
+    assert "Measured before (knowledge graph" in text and f"run {first}: 12.75 Å" in text
+
 
 def test_the_command_line_ingests_and_answers_in_json(home: Settings) -> None:
     runner = CliRunner()

@@ -79,3 +79,23 @@ def mofs_question(text: str) -> tuple[str | None, float | None]:
         )
     name = None if topology is None else (topology.group(1) or topology.group(2)).lower()
     return name, None if cavity is None else float(cavity.group(1))
+
+
+_KEY = re.compile(r"^[A-Za-z0-9_.+:-]{1,128}$")
+
+
+def measurements_query(kind: str, key: str, quantity: str) -> str:
+    """SPARQL for the values of ``quantity`` measured on the entity ``(kind, key)``, with
+    their unit and run, oldest first (what a new run of the same thing may cite)."""
+    for name, value in (("kind", kind), ("key", key), ("quantity", quantity)):
+        if not _KEY.match(value):
+            raise ValidationError(f"{value!r} is not a {name} the knowledge graph uses")
+    return f"""
+SELECT ?run ?value ?unit ?started WHERE {{
+  ?e a sw:{kind} ; sw:key "{key}" .
+  ?m sw:of ?e ; sw:quantity "{quantity}" ; sw:value ?value ; sw:unit ?unit ;
+     prov:wasGeneratedBy ?r .
+  ?r sw:runId ?run ; prov:startedAtTime ?started .
+}}
+ORDER BY ?started ?run
+"""

@@ -50,6 +50,11 @@ def _resolved(
     return net.name, net.group, ordered, linker_id
 
 
+def recipe_key(topology: str, nodes: tuple[str, ...], linker: str | None) -> str:
+    """The key of a built MOF: its net and PORMAKE ids (resolved names)."""
+    return content_key("pormake", topology, *nodes, linker or "")
+
+
 def describe_mof(facts: RunFacts) -> tuple[Entity, ...]:
     """The MOF (subject of the run's values) and, for a build, its net and blocks."""
     p = facts.parameters
@@ -70,7 +75,7 @@ def describe_mof(facts: RunFacts) -> tuple[Entity, ...]:
             attributes["name"] = name
         mof = Entity(
             "MOF",
-            content_key("pormake", topology, *nodes, linker or ""),
+            recipe_key(topology, nodes, linker),
             f"{topology}-{recipe}",
             attributes,
             tuple(links),

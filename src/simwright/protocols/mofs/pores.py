@@ -22,11 +22,11 @@ from typing_extensions import override
 from simwright.analysis.channels import Channels, accessible_grid, channels
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_structure, write_table
 from simwright.engines.ase.calculators import CalculatorSpec
-from simwright.engines.zeo.run import ZeoResult, analyse_pores
+from simwright.engines.zeo.run import ZeoFailed, ZeoResult, analyse_pores
 from simwright.engines.zeo.spec import PoreGeometry, ZeoSpec
-from simwright.errors import EngineError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.mofs import framework, words
+from simwright.protocols.mofs.earlier import earlier_notes, mof_key
 from simwright.protocols.mofs.framework import FrameworkInfo
 from simwright.protocols.mofs.inputs import mof_inputs
 from simwright.protocols.mofs.params import MofParams
@@ -169,7 +169,10 @@ class PoreAnalysis(Step):
                 method=_method(p, self.info, self.relaxation, found),
                 artifacts=artifacts,
                 references=references,
-                notes=_notes(p, self.info, self.relaxation, known is not None),
+                notes=[
+                    *_notes(p, self.info, self.relaxation, known is not None),
+                    *earlier_notes(ctx.settings.home, mof_key(self.info, self.inputs)),
+                ],
             )
         )
 
@@ -209,7 +212,8 @@ def _zeo(ctx: RunContext, structure: Structure, p: MofParams) -> tuple[ZeoResult
             zeo = analyse_pores(
                 ZeoSpec(cif.name, p.probe_radius_a, p.samples_per_atom), ctx.workdir
             )
-        except EngineError as exc:
+        except ZeoFailed as exc:
+            ctx.engine_call(exc.call)
             if attempt == ZEO_RETRIES:
                 raise
             ctx.rule("zeo_degenerate_retry", f"{exc}; atoms displaced by ≤ {JITTER_A} Å")
