@@ -33,12 +33,16 @@ def build_framework(
     )
     out_path = workdir / OUTPUT_NAME
     if not out_path.is_file():
-        raise EngineError(f"PORMAKE failed (exit {call.exit_code}): {call.stderr_tail[-800:]}")
+        raise EngineError(
+            f"PORMAKE failed (exit {call.exit_code}): {call.stderr_tail[-800:]}", call=call
+        )
     out = json.loads(out_path.read_text(encoding="utf-8"))
     if "error" in out:
         raise ValidationError(f"PORMAKE cannot build this framework: {out['error']}")
     if not call.ok:
-        raise EngineError(f"PORMAKE failed (exit {call.exit_code}): {call.stderr_tail[-800:]}")
+        raise EngineError(
+            f"PORMAKE failed (exit {call.exit_code}): {call.stderr_tail[-800:]}", call=call
+        )
     built = BuiltFramework(
         symbols=tuple(out["symbols"]),
         positions_a=np.asarray(out["positions"], dtype=float),

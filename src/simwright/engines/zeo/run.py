@@ -22,14 +22,6 @@ from simwright.errors import EngineError
 from simwright.store.records import EngineCall
 
 
-class ZeoFailed(EngineError):
-    """Zeo++ exited with an error; ``call`` is the record of the failed call."""
-
-    def __init__(self, message: str, call: EngineCall) -> None:
-        super().__init__(message)
-        self.call = call
-
-
 @dataclass(frozen=True)
 class ZeoResult:
     """Zeo++'s pore geometry, the radius it gave each atom (Å), and the call record."""
@@ -42,8 +34,8 @@ class ZeoResult:
 def analyse_pores(
     spec: ZeoSpec, workdir: Path, *, python: str | None = None, timeout_s: float = 600.0
 ) -> ZeoResult:
-    """Zeo++ on the CIF ``spec.cif`` inside ``workdir`` (:class:`ZeoFailed`, with the
-    call's record, when it exits with an error)."""
+    """Zeo++ on the CIF ``spec.cif`` inside ``workdir`` (an :class:`EngineError` carrying
+    the call's record when it exits with an error)."""
     launcher = ZeoLauncher(python or sys.executable)
     write_inputs({INPUT_NAME: json.dumps(spec.as_json())}, workdir)
     out_path = workdir / OUTPUT_NAME
@@ -52,7 +44,9 @@ def analyse_pores(
         ENGINE_NAME, launcher.argv(), workdir, version=launcher.version(), timeout_s=timeout_s
     )
     if not call.ok or not out_path.is_file():
-        raise ZeoFailed(f"Zeo++ failed (exit {call.exit_code}): {call.stderr_tail[-800:]}", call)
+        raise EngineError(
+            f"Zeo++ failed (exit {call.exit_code}): {call.stderr_tail[-800:]}", call=call
+        )
     out = json.loads(out_path.read_text(encoding="utf-8"))
     try:
         geometry = parse_geometry(out["free_sphere"], out["area"], out["volume"], out["void"])

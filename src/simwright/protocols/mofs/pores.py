@@ -22,8 +22,9 @@ from typing_extensions import override
 from simwright.analysis.channels import Channels, accessible_grid, channels
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_structure, write_table
 from simwright.engines.ase.calculators import CalculatorSpec
-from simwright.engines.zeo.run import ZeoFailed, ZeoResult, analyse_pores
+from simwright.engines.zeo.run import ZeoResult, analyse_pores
 from simwright.engines.zeo.spec import PoreGeometry, ZeoSpec
+from simwright.errors import EngineError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.mofs import framework, words
 from simwright.protocols.mofs.earlier import earlier_notes, mof_key
@@ -36,6 +37,7 @@ from simwright.protocols.mofs.sizing import check_mofs, estimate
 from simwright.protocols.registry import Protocol
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result
+from simwright.store.records import EngineCall
 from simwright.structure import Structure
 
 
@@ -212,10 +214,11 @@ def _zeo(ctx: RunContext, structure: Structure, p: MofParams) -> tuple[ZeoResult
             zeo = analyse_pores(
                 ZeoSpec(cif.name, p.probe_radius_a, p.samples_per_atom), ctx.workdir
             )
-        except ZeoFailed as exc:
-            ctx.engine_call(exc.call)
+        except EngineError as exc:
             if attempt == ZEO_RETRIES:
-                raise
+                raise  # the runner records the failed call
+            if isinstance(exc.call, EngineCall):
+                ctx.engine_call(exc.call)
             ctx.rule("zeo_degenerate_retry", f"{exc}; atoms displaced by ≤ {JITTER_A} Å")
             shift = rng.uniform(-JITTER_A, JITTER_A, structure.positions.shape)
             analysed = structure.with_positions(structure.positions + shift)
