@@ -39,6 +39,7 @@ from simwright.cli.engines import engines as engines_command
 from simwright.cli.export import export as export_command
 from simwright.cli.knowledge import knowledge_app
 from simwright.cli.knowledge import plan as plan_command
+from simwright.cli.mcp import mcp as mcp_command
 from simwright.cli.memory import memory_app
 from simwright.cli.potentials import potentials as potentials_command
 from simwright.cli.serve import serve as serve_command
@@ -382,6 +383,7 @@ app.command("potentials")(potentials_command)
 app.command("engines")(engines_command)
 app.command("serve")(serve_command)
 app.command("serve-token")(serve_token_command)
+app.command("mcp")(mcp_command)
 app.command("export")(export_command)
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(store_app, name="store")
