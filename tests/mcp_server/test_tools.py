@@ -20,8 +20,11 @@ from mcp import Client
 from mcp_types import CallToolResult
 
 from simwright.api import Simwright
-from simwright.mcp_server.runs import Limits
-from simwright.mcp_server.server import Access, build_server, make_tools
+from simwright.knowledge.docs.library import DocLibrary
+from simwright.mcp_server.campaigns import CampaignTools
+from simwright.mcp_server.knowledge import KnowledgeTools
+from simwright.mcp_server.runs import Limits, RunTools
+from simwright.mcp_server.server import Access, Tools, build_server, make_tools
 from simwright.settings import Settings
 
 REQUEST = "lattice constant of fcc Cu with EMT"
@@ -182,3 +185,24 @@ def test_campaign_review_refuses_decisions_on_nothing(api: Simwright) -> None:
     text = error(call(api, "campaign_review", {"campaign": "nope", "event": "1", "action": "stop"}))
     assert "no campaign" in text
     assert "needs the campaign" in error(call(api, "campaign_review", {"action": "stop"}))
+
+
+@pytest.mark.slow
+def test_docs_search_ranks_installed_documentation(api: Simwright) -> None:
+    docs = api.settings.home / "docs"
+    library = DocLibrary(docs, lambda: None)  # words only: no embedding model
+    library.install("ase")
+    tools = Tools(
+        RunTools(api),
+        KnowledgeTools(docs, library),
+        CampaignTools(api.store, api.settings),
+    )
+    server = build_server(tools, Access())
+
+    async def go() -> CallToolResult:
+        async with Client(server) as client:
+            args = {"query": "fit an equation of state", "engine": "ase", "mode": "bm25"}
+            return await client.call_tool("docs_search", args)
+
+    hits = data(asyncio.run(go()))["hits"]
+    assert hits and hits[0]["page"].startswith("ase.eos")
