@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from simwright.mcp_server.campaigns import CampaignTools
 from simwright.mcp_server.knowledge import KnowledgeTools
 from simwright.mcp_server.runs import Limits, RunTools
 from simwright.mcp_server.server import Access, Tools, build_server, make_tools
+from simwright.settings import Limits as SettingsLimits
 from simwright.settings import Settings
 
 REQUEST = "lattice constant of fcc Cu with EMT"
@@ -206,3 +208,17 @@ def test_docs_search_ranks_installed_documentation(api: Simwright) -> None:
 
     hits = data(asyncio.run(go()))["hits"]
     assert hits and hits[0]["page"].startswith("ase.eos")
+
+
+def test_a_request_beyond_the_limits_is_planned_as_refused(api: Simwright) -> None:
+    tight = Simwright(replace(api.settings, limits=SettingsLimits(max_core_hours=1e-12)))
+    try:
+        plan = data(call(tight, "plan", {"request": REQUEST}))
+        assert plan["runnable"] is False and plan["given"]["element"]["value"] == "Cu"
+        assert any("core-hours" in r for r in plan["refusals"]), plan["refusals"]
+        assert plan["estimate"]["core_hours"] > 1e-12
+        before = len(tight.runs())
+        assert "PreflightError" in error(call(tight, "run", {"request": REQUEST}))
+        assert len(tight.runs()) == before
+    finally:
+        tight.close()

@@ -26,6 +26,7 @@ from pydantic import Field
 from simwright import __version__
 from simwright.api import Simwright, Spec
 from simwright.errors import SimwrightError
+from simwright.jsonsafe import strict_json
 from simwright.knowledge.docs.retrieval import Mode
 from simwright.mcp_server.campaigns import CampaignTools, Review
 from simwright.mcp_server.knowledge import DocHits, Knowledge, KnowledgeTools
@@ -86,10 +87,8 @@ def refusals() -> Iterator[None]:
         text = f"{type(exc).__name__}: {exc}"
         details = getattr(exc, "details", None)
         if isinstance(details, dict):
-            text += "\n" + json.dumps(details, default=str, allow_nan=False)[:4000]
+            text += "\n" + json.dumps(strict_json(details), default=str)[:4000]
         raise ToolError(text) from exc
-    except ValueError as exc:  # a NaN in details, a bad number in a stored file
-        raise ToolError(f"refused: {exc}") from exc
 
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
