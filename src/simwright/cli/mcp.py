@@ -29,9 +29,19 @@ def mcp(
     """Serve the MCP tools (plan, run, status, results, inspect, docs_search, knowledge,
     campaign_review, cancel, resume) over stdio or streamable HTTP (path /mcp)."""
     # lazy: CLI start-up: `simwright --help` loads only cli/ (and the mcp SDK is optional)
-    from simwright.errors import ParseError
-    from simwright.mcp_server.main import McpOptions, serve_mcp
+    from simwright.errors import ParseError, SimwrightError
     from simwright.service.config import check_binding, load_service_config
+
+    try:
+        # lazy: the mcp SDK is the optional extra simwright[mcp]
+        from simwright.mcp_server.main import McpOptions, serve_mcp
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("mcp", "mcp_types", "uvicorn"):
+            raise
+        raise SimwrightError(
+            f"the MCP server needs the mcp extra ({exc.name} is missing): "
+            "pip install 'simwright[mcp]'"
+        ) from exc
 
     if transport not in ("stdio", "http"):
         raise ParseError(f"--transport must be stdio or http, not {transport!r}")

@@ -127,7 +127,7 @@ class RunTools:
             )
         submitted = self.api.submit(asked, files=False)
         self.wake()
-        said = asked.request or asked.protocol if isinstance(asked, Spec) else asked
+        said = (asked.request or asked.protocol) if isinstance(asked, Spec) else asked
         return submitted.run_id, plan_view(said, submitted.plan, [], None)
 
     def wait_for(self, view: PlanView, wait_s: float) -> tuple[float, str]:
