@@ -207,18 +207,22 @@ class SqliteReader:
         self._path = path
         self._uri = f"{path.resolve().as_uri()}?mode=ro"
         self._local = threading.local()
-        self._opened: list[sqlite3.Connection] = []
+        self._opened: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
         self._lock = threading.Lock()
 
     def _connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            # used by its own thread only; closed from any thread by close()
+            # used by its own thread only; closed by close() or once its thread ended
             conn = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
             conn.row_factory = sqlite3.Row
             self._local.conn = conn
             with self._lock:
-                self._opened.append(conn)
+                for key, (thread, old) in list(self._opened.items()):
+                    if not thread.is_alive():  # a pool's thread that retired
+                        old.close()
+                        del self._opened[key]
+                self._opened[id(conn)] = (threading.current_thread(), conn)
         return conn
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[_Row]:
@@ -234,8 +238,7 @@ class SqliteReader:
         self._local.conn = None
         if conn is not None:
             with self._lock:
-                if conn in self._opened:
-                    self._opened.remove(conn)
+                self._opened.pop(id(conn), None)
             conn.close()
 
     def revision(self) -> str | None:
@@ -308,8 +311,8 @@ class SqliteReader:
     def close(self) -> None:
         """Close every thread's connection (a later query opens a new one)."""
         with self._lock:
-            opened, self._opened = self._opened, []
-        for conn in opened:
+            opened, self._opened = self._opened, {}
+        for _, conn in opened.values():
             conn.close()
         self._local = threading.local()
 
