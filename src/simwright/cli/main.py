@@ -446,6 +446,7 @@ BRANCHES: dict[str, tuple[str, str]] = {
     "engines": ("simwright.cli.engines", "engines"),
     "serve": ("simwright.cli.serve", "serve"),
     "serve-token": ("simwright.cli.serve", "serve_token"),
+    "mcp": ("simwright.cli.mcp", "mcp"),
     "export": ("simwright.cli.export", "export"),
     "campaign": ("simwright.cli.campaign", "campaign_app"),
     "store": ("simwright.cli.store", "store_app"),
