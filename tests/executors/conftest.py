@@ -18,3 +18,13 @@ def slurm_cluster() -> Iterator[slurm.SlurmCluster]:
         pytest.skip(reason)
     with slurm.running_cluster() as cluster:
         yield cluster
+
+
+@pytest.fixture
+def slurm_here(
+    slurm_cluster: slurm.SlurmCluster, monkeypatch: pytest.MonkeyPatch
+) -> slurm.SlurmCluster:
+    """The cluster, with this process's ``SLURM_CONF`` naming it (PSI/J runs ``sbatch``,
+    ``squeue`` and ``scancel`` with this process's environment)."""
+    monkeypatch.setenv("SLURM_CONF", str(slurm_cluster.conf))
+    return slurm_cluster

@@ -88,7 +88,7 @@ class DurableRunner:
             return self._outcome(last.submission, last.ending.exit_code, last.ending.history,
                                  ids, len(lost), "collected")  # fmt: skip
         if last is not None and last.ending is None:
-            end = self._reattach(job, last, monitor, monitor_every_s)
+            end = self._reattach(job, last, ids, monitor, monitor_every_s)
             if end is not None and end.engine_finished:
                 assert end.exit_code is not None
                 _copy_outputs(Path(last.submission.workdir), job.workdir)
@@ -104,10 +104,12 @@ class DurableRunner:
         self,
         job: EngineJob,
         last: Attempt,
+        ids: list[str],
         monitor: Callable[[], None] | None,
         monitor_every_s: float,
     ) -> JobEnd | None:
-        """Follow a recorded, unfinished attempt; None when it never reached the scheduler."""
+        """Follow a recorded, unfinished attempt (its id joins ``ids``); None when it never
+        reached the scheduler."""
         sub = last.submission
         job_id = sub.job_id or self.backend.find(sub.job_name)
         if job_id is None:
@@ -115,6 +117,7 @@ class DurableRunner:
             return None
         if sub.job_id is None:
             self.journal.submitted(sub, job_id)
+            ids.append(job_id)
         end = self.backend.wait(job, job_id, monitor, monitor_every_s)
         self.journal.ended(sub, job_id, end)
         return end
