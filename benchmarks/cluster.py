@@ -34,7 +34,7 @@ from simwright.executors.durable import DurableRunner
 from simwright.executors.journal import Journal
 from simwright.executors.local import CorePool, LocalExecutor
 from simwright.executors.psij_backend import PsijBackend
-from simwright.jobs import EngineJob, ExecutorProfile, JobScope
+from simwright.jobs import EngineJob, ExecutorProfile
 from simwright.store import Store
 
 
@@ -73,9 +73,8 @@ def main() -> int:
                                 inputs_hash="", workdir=str(root))  # fmt: skip
         local = LocalExecutor(CorePool(1))
         raw = PsijBackend(profile, root / "jobs-raw")
-        scope = JobScope("bench", 1, step, root)
         durable = DurableRunner(PsijBackend(profile, root / "jobs"), Journal(store, "bench", step),
-                                scope, retries=0)  # fmt: skip
+                                "bench/001", retries=0)  # fmt: skip
 
         def psij_once(i: int) -> None:
             job = _job(root / f"raw-{i}")

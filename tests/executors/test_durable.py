@@ -53,7 +53,9 @@ def test_recorded_intent_is_found_by_name_and_attached(
     backend = PsijBackend(PROFILE, tmp_path / "jobs")
     first_id = backend.submit(job, sub.job_name)
 
-    runner = DurableRunner(PsijBackend(PROFILE, tmp_path / "jobs"), journal, scope, retries=0)
+    runner = DurableRunner(
+        PsijBackend(PROFILE, tmp_path / "jobs"), journal, f"{scope.run_id}/001", retries=0
+    )
     outcome = runner.run(job)
 
     assert outcome.exit_code == 0
@@ -73,7 +75,9 @@ def test_cancelled_beyond_the_retry_budget_fails_the_call(
     try:
         canceller = threading.Thread(target=_cancel_when_listed, args=(slurm_here, name))
         canceller.start()
-        runner = DurableRunner(PsijBackend(PROFILE, tmp_path / "jobs"), journal, scope, retries=0)
+        runner = DurableRunner(
+            PsijBackend(PROFILE, tmp_path / "jobs"), journal, f"{scope.run_id}/001", retries=0
+        )
         with pytest.raises(EngineError, match="retry budget"):
             runner.run(job)
         canceller.join()

@@ -2,7 +2,8 @@
 
 Each engine call of a step gets a deterministic key, ``<run>/<seq>/<n>`` (the n-th call
 the step makes: steps are deterministic, so a re-attempt makes the same calls in the
-same order), and each attempt of it a deterministic job name. Before submitting,
+same order; a campaign segment's prefix is ``<campaign>/<system>/<condition>/<seed>``),
+and each attempt of it a deterministic job name. Before submitting,
 :class:`DurableRunner` reads the journal (:mod:`simwright.executors.journal`):
 
 - a recorded attempt with the same inputs that has not ended is **re-attached** (found by
@@ -29,8 +30,8 @@ from typing import Final
 
 from simwright.errors import EngineError
 from simwright.executors.backend import BatchBackend, JobEnd
-from simwright.executors.journal import Attempt, Journal, Submission
-from simwright.jobs import EngineJob, JobOutcome, JobScope
+from simwright.executors.journal import Attempt, Submission, SubmissionJournal
+from simwright.jobs import EngineJob, JobOutcome
 from simwright.processes import PID_FILE
 
 _NAME_UNSAFE: Final = re.compile(r"[^A-Za-z0-9_.-]")
@@ -57,14 +58,20 @@ def fingerprint(job: EngineJob) -> str:
 
 
 class DurableRunner:
-    """Runs one step attempt's engine calls on ``backend`` with write-ahead ``journal`` records."""
+    """Runs the engine calls of one step attempt (or campaign segment) on ``backend``, with
+    write-ahead ``journal`` records; the n-th call's key is ``<key_prefix>/<n>``."""
 
     def __init__(
-        self, backend: BatchBackend, journal: Journal, scope: JobScope, *, retries: int = 2
+        self,
+        backend: BatchBackend,
+        journal: SubmissionJournal,
+        key_prefix: str,
+        *,
+        retries: int = 2,
     ) -> None:
         self.backend = backend
         self.journal = journal
-        self.scope = scope
+        self.key_prefix = key_prefix
         self.retries = retries
         self._calls = 0
 
@@ -76,7 +83,7 @@ class DurableRunner:
     ) -> JobOutcome:
         """Run ``job`` on the scheduler, re-attaching to or collecting a recorded attempt."""
         self._calls += 1
-        key = f"{self.scope.run_id}/{self.scope.seq:03d}/{self._calls}"
+        key = f"{self.key_prefix}/{self._calls}"
         mark = fingerprint(job)
         attempts = self.journal.attempts(key)
         ours = [a for a in attempts if a.submission.fingerprint == mark]

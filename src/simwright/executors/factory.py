@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
 from simwright.errors import EngineError
 from simwright.executors.durable import DurableRunner
+from simwright.executors.file_journal import FileJournal
 from simwright.executors.journal import Journal
 from simwright.executors.local import CorePool, LocalExecutor
 from simwright.executors.psij_backend import PsijBackend
@@ -62,6 +64,31 @@ def job_runners(settings: Settings, store: Store) -> JobRunnerFactory:
         folder = profile.work_dir or scope.run_dir / "jobs"
         backend = backends.setdefault(folder, PsijBackend(profile, folder))
         journal = Journal(store, scope.run_id, scope.step_id)
-        return DurableRunner(backend, journal, scope, retries=profile.retries)
+        prefix = f"{scope.run_id}/{scope.seq:03d}"
+        return DurableRunner(backend, journal, prefix, retries=profile.retries)
+
+    return batch
+
+
+def segment_job_runners(settings: Settings) -> Callable[[str], JobRunner] | None:
+    """For campaign segments: the runner of the calls under a key prefix, or None (local).
+
+    Segments are not steps of a run: their submissions are recorded in
+    ``<home>/campaigns/jobs.jsonl`` (:class:`FileJournal`), their scripts and exit codes
+    in ``work_dir`` (default ``<home>/campaigns/jobs``). The scheduler's commands and
+    PSI/J are checked on the first segment.
+    """
+    profile = settings.executor
+    if not profile.batch:
+        return None
+    root = settings.home / "campaigns"
+    backend = PsijBackend(profile, profile.work_dir or root / "jobs")
+    journal = FileJournal(root / "jobs.jsonl")
+
+    def batch(prefix: str) -> JobRunner:
+        problem = profile_problem(settings)
+        if problem:
+            raise EngineError(problem)
+        return DurableRunner(backend, journal, prefix, retries=profile.retries)
 
     return batch

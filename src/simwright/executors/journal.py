@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from simwright.executors.backend import JobEnd
 from simwright.store.records import EventRecord
@@ -54,6 +54,26 @@ class Attempt:
     ending: Ending | None
 
 
+class SubmissionJournal(Protocol):
+    """Where submissions are recorded before the scheduler is asked, and read back."""
+
+    def intent(self, sub: Submission) -> None:
+        """Record that ``sub`` is about to be submitted."""
+        ...
+
+    def submitted(self, sub: Submission, job_id: str) -> None:
+        """Record the scheduler's job id of ``sub``."""
+        ...
+
+    def ended(self, sub: Submission, job_id: str | None, end: JobEnd) -> None:
+        """Record how ``sub`` ended."""
+        ...
+
+    def attempts(self, key: str) -> list[Attempt]:
+        """Every recorded attempt of engine call ``key``, oldest first."""
+        ...
+
+
 class Journal:
     """The submission records of one run, written as events of the current step."""
 
@@ -72,38 +92,51 @@ class Journal:
 
     def ended(self, sub: Submission, job_id: str | None, end: JobEnd) -> None:
         """Record how ``sub`` (job ``job_id``) ended."""
-        payload = {
-            **_payload(sub),
-            "job_id": job_id,
-            "state": end.state,
-            "exit_code": end.exit_code,
-            "history": end.describe_history(),
-            "message": end.message,
-        }
-        self._add(ENDED, f"{sub.executor} job {job_id}: {end.state}", payload)
+        self._add(ENDED, f"{sub.executor} job {job_id}: {end.state}", end_payload(sub, job_id, end))
 
     def attempts(self, key: str) -> list[Attempt]:
         """Every recorded attempt of engine call ``key``, oldest first."""
-        subs: dict[int, Submission] = {}
-        ends: dict[int, Ending] = {}
-        for row in self.store.events(self.run_id):
-            if row.kind not in (INTENT, SUBMITTED, ENDED):
-                continue
-            data = json.loads(row.payload_json)
-            if data.get("key") != key:
-                continue
-            sub = _submission(data)
-            if row.kind != INTENT or sub.attempt not in subs:
-                known = subs.get(sub.attempt)
-                subs[sub.attempt] = sub if sub.job_id or known is None else known
-            if row.kind == ENDED:
-                ends[sub.attempt] = Ending(data["state"], data.get("exit_code"), data["history"])
-        return [Attempt(subs[n], ends.get(n)) for n in sorted(subs)]
+        records = [
+            (row.kind, json.loads(row.payload_json)) for row in self.store.events(self.run_id)
+        ]
+        return fold_attempts(records, key)
 
     def _add(self, kind: str, message: str, payload: dict[str, Any]) -> None:
         self.store.add_event(
             self.run_id, EventRecord(kind, message, json.dumps(payload)), self.step_id
         )
+
+
+def fold_attempts(records: list[tuple[str, dict[str, Any]]], key: str) -> list[Attempt]:
+    """The attempts of ``key`` from ``(kind, payload)`` records in the order written."""
+    subs: dict[int, Submission] = {}
+    ends: dict[int, Ending] = {}
+    for kind, data in records:
+        if kind not in (INTENT, SUBMITTED, ENDED) or data.get("key") != key:
+            continue
+        sub = _submission(data)
+        known = subs.get(sub.attempt)
+        subs[sub.attempt] = sub if sub.job_id or known is None else known
+        if kind == ENDED:
+            ends[sub.attempt] = Ending(data["state"], data.get("exit_code"), data["history"])
+    return [Attempt(subs[n], ends.get(n)) for n in sorted(subs)]
+
+
+def payload(sub: Submission) -> dict[str, Any]:
+    """The JSON payload of a submission record."""
+    return _payload(sub)
+
+
+def end_payload(sub: Submission, job_id: str | None, end: JobEnd) -> dict[str, Any]:
+    """The JSON payload of a ``job_ended`` record."""
+    return {
+        **_payload(sub),
+        "job_id": job_id,
+        "state": end.state,
+        "exit_code": end.exit_code,
+        "history": end.describe_history(),
+        "message": end.message,
+    }
 
 
 def _payload(sub: Submission) -> dict[str, Any]:
