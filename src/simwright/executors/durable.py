@@ -9,8 +9,10 @@ and each attempt of it a deterministic job name. Before submitting,
 - a recorded attempt with the same inputs that has not ended is **re-attached** (found by
   its job id, or by its name when the controller died before recording the id) — never
   submitted again;
-- one whose engine already ran to its end is **collected**: its outputs are copied into
-  the new attempt's folder and its exit code returned;
+- one whose engine already ran to its end with exit code 0 is **collected**: its outputs
+  are copied into the new attempt's folder; one that failed is run again (a new
+  submission: a resumed run retries a failed call);
+- an unfinished one whose inputs differ (another fingerprint) is cancelled;
 - one the scheduler cancelled, preempted or lost (no exit code) is **resubmitted** as the
   next attempt, at most ``retries`` times.
 
@@ -33,6 +35,11 @@ from simwright.executors.backend import BatchBackend, JobEnd
 from simwright.executors.journal import Attempt, Submission, SubmissionJournal
 from simwright.jobs import EngineJob, JobOutcome
 from simwright.processes import PID_FILE
+
+NEVER_SUBMITTED: Final = "NEVER_SUBMITTED"
+"""The end recorded for an intent the scheduler never received (not a lost job)."""
+SUPERSEDED: Final = "SUPERSEDED"
+"""The end recorded for a job cancelled because the call's inputs changed."""
 
 _NAME_UNSAFE: Final = re.compile(r"[^A-Za-z0-9_.-]")
 _SKIP_COPY: Final = frozenset({PID_FILE})
@@ -86,11 +93,12 @@ class DurableRunner:
         key = f"{self.key_prefix}/{self._calls}"
         mark = fingerprint(job)
         attempts = self.journal.attempts(key)
+        self._cancel_superseded(attempts, mark)
         ours = [a for a in attempts if a.submission.fingerprint == mark]
-        lost = [a for a in ours if a.ending is not None and a.ending.exit_code is None]
+        lost = [a for a in ours if _lost(a)]
         ids = [a.submission.job_id for a in ours if a.submission.job_id]
         last = ours[-1] if ours else None
-        if last is not None and last.ending is not None and last.ending.exit_code is not None:
+        if last is not None and last.ending is not None and last.ending.exit_code == 0:
             _copy_outputs(Path(last.submission.workdir), job.workdir)
             return self._outcome(last.submission, last.ending.exit_code, last.ending.history,
                                  ids, len(lost), "collected")  # fmt: skip
@@ -107,6 +115,14 @@ class DurableRunner:
         return self._submit_until_done(job, key, mark, number, ids, len(lost),
                                        monitor, monitor_every_s)  # fmt: skip
 
+    def _cancel_superseded(self, attempts: list[Attempt], mark: str) -> None:
+        """Cancel unfinished jobs of this call whose inputs differ from this attempt's."""
+        for attempt in attempts:
+            sub = attempt.submission
+            if sub.fingerprint != mark and attempt.ending is None and sub.job_id:
+                self.backend.cancel(sub.job_id)
+                self.journal.ended(sub, sub.job_id, JobEnd(SUPERSEDED, None))
+
     def _reattach(
         self,
         job: EngineJob,
@@ -120,7 +136,7 @@ class DurableRunner:
         sub = last.submission
         job_id = sub.job_id or self.backend.find(sub.job_name)
         if job_id is None:
-            self.journal.ended(sub, None, JobEnd("NEVER_SUBMITTED", None))
+            self.journal.ended(sub, None, JobEnd(NEVER_SUBMITTED, None))
             return None
         if sub.job_id is None:
             self.journal.submitted(sub, job_id)
@@ -176,6 +192,13 @@ class DurableRunner:
                 "collection": how,
             },
         )
+
+
+def _lost(attempt: Attempt) -> bool:
+    """True for a job the scheduler ended without the engine finishing (counts against
+    the retry budget)."""
+    end = attempt.ending
+    return end is not None and end.exit_code is None and end.state != NEVER_SUBMITTED
 
 
 def _copy_outputs(source: Path, target: Path) -> None:
