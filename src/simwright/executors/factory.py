@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from simwright.errors import EngineError
 from simwright.executors.durable import DurableRunner
@@ -15,7 +15,9 @@ from simwright.executors.local import CorePool, LocalExecutor
 from simwright.executors.psij_backend import PsijBackend
 from simwright.jobs import JobRunner, JobRunnerFactory, JobScope
 from simwright.settings import Settings
-from simwright.store.store import Store
+
+if TYPE_CHECKING:
+    from simwright.store.store import Store
 
 SUBMIT_COMMANDS: Final = {"slurm": "sbatch", "pbs": "qsub"}
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from simwright.executors.backend import JobEnd
 from simwright.store.records import EventRecord
-from simwright.store.store import Store
+
+if TYPE_CHECKING:
+    from simwright.store.store import Store
 
 INTENT: Final = "job_intent"
 SUBMITTED: Final = "job_submitted"
