@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -89,6 +90,7 @@ def main() -> int:
             ),
         }
         store.close()
+    shutil.rmtree(root, ignore_errors=True)
     print(f"{args.jobs} jobs of /bin/true, PSI/J polling every {args.poll} s, one-node Slurm")
     for name, walls in rows.items():
         print(f"{name:8s} mean {statistics.mean(walls):.2f} s  median "
