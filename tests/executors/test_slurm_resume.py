@@ -137,6 +137,15 @@ def test_killed_controller_resumes_without_duplicates_and_resubmits_cancelled(
     result = json.loads(out)["results"]["lattice_constant"]["value"]
     assert abs(result - 3.615) < 0.01  # Mishin et al., PRB 63, 224106 (2001): 3.615 Å
     assert killed_with  # the kill happened with jobs in the queue (any state)
+    prov = tmp_path / "run.prov.json"
+    subprocess.run(
+        [sys.executable, "-m", "simwright", "export", run_id, "-f", "prov-json", "-o", str(prov),
+         "--home", str(home)],
+        capture_output=True, check=True, timeout=120,
+    )  # fmt: skip
+    exported = json.loads(prov.read_text())
+    job_ids = {a.get("simwright:job_id") for a in exported["activity"].values()}
+    assert {x["job_id"] for x in extras} <= job_ids
 
 
 def _engine_calls(home: Path, run_id: str) -> list[dict[str, object]]:
