@@ -445,6 +445,7 @@ BRANCHES: dict[str, tuple[str, str]] = {
     "plan": ("simwright.cli.knowledge", "plan"),
     "docs": ("simwright.cli.docs", "docs_app"),
     "memory": ("simwright.cli.memory", "memory_app"),
+    "kg": ("simwright.cli.kg", "kg_app"),
     "dft": ("simwright.cli.dft", "dft_app"),
     "ask": ("simwright.cli.ask", "ask"),
     "potentials": ("simwright.cli.potentials", "potentials"),
