@@ -21,6 +21,7 @@ from simwright.api.observer import StoreObserver
 from simwright.api.requests import Request, plan
 from simwright.api.views import event_json, results_json, run_json, show_json, timeline_json
 from simwright.errors import StoreError
+from simwright.executors.factory import job_runners
 from simwright.graph import FixedChoice, Runner
 from simwright.graph.codec import loads
 from simwright.graph.lock import lock_held
@@ -135,8 +136,9 @@ class Simwright:
         resolved = self.plan(request)
         proto = resolved.protocol
         assert resolved.preflight is not None  # planned with settings
+        settings = resolved.preflight.run_settings(self.settings)
         runner = Runner(
-            self.store, resolved.preflight.run_settings(self.settings), observer=observer
+            self.store, settings, observer=observer, jobs=job_runners(settings, self.store)
         )
         return runner.start(
             proto.graph,
@@ -157,6 +159,7 @@ class Simwright:
             settings,
             decider=FixedChoice(choose) if choose else None,
             observer=StoreObserver(self.store, row.id),
+            jobs=job_runners(settings, self.store),
         )
         return runner.resume(proto.graph, row.id)
 

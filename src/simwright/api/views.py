@@ -178,6 +178,7 @@ def show_json(store: RunReader, row: RunFields, *, verify: bool = True) -> dict[
                     "step_id": c.step_id,
                     "stdout_tail": c.stdout_tail[-500:],
                     "stderr_tail": c.stderr_tail[-500:],
+                    "extra": json.loads(c.extra_json or "{}"),
                 }
                 for c in store.engine_calls(row.id)
             ],

@@ -83,6 +83,7 @@ class EngineCallFields(Protocol):
     step_id: int
     stdout_tail: str
     stderr_tail: str
+    extra_json: str
 
 
 class DecisionFields(Protocol):

@@ -329,6 +329,7 @@ class Store:
                     wall_s=c.wall_s,
                     stdout_tail=c.stdout_tail,
                     stderr_tail=c.stderr_tail,
+                    extra_json=json.dumps(dict(c.extra), sort_keys=True),
                 )
             )
         for d in o.decisions:
