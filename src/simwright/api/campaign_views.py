@@ -155,11 +155,13 @@ def review_json(row: CampaignReviewRow) -> dict[str, Any]:
     """One recorded decision: who took it, what, whether it was valid and its outcome."""
     validation = json.loads(row.validation_json or "{}")
     decision = json.loads(row.decision_json or "{}")
+    if not decision and isinstance(validation.get("decision"), dict):
+        decision = validation["decision"]  # a refused decision is kept in its validation
     return {
         "event_id": row.event_id,
         "reviewer": row.reviewer,
         "reviewer_kind": row.reviewer_kind,
-        "action": row.action,
+        "action": row.action or str(decision.get("action", "")),
         "valid": row.valid,
         "rationale": decision.get("rationale", ""),
         "parameter_changes": decision.get("parameter_changes", {}),

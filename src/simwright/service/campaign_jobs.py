@@ -52,6 +52,8 @@ class CampaignLauncher:
     argv: CampaignArgv
     log_dir: Path | None = None
     """Where each process's output goes (``campaign-<id>.log``); None discards it."""
+    poll_s: float = 0.2
+    """How often a campaign asked for while its previous process still ran is looked at."""
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     _requests: queue.Queue[str | None] = field(default_factory=queue.Queue)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -63,7 +65,8 @@ class CampaignLauncher:
         self._thread.start()
 
     def launch(self, campaign_id: str) -> None:
-        """Advance ``campaign_id`` in a process (unless one of ours already does)."""
+        """Advance ``campaign_id`` in a process; if one of ours still runs it, start the
+        next one when it has ended (it may have stopped before the request came)."""
         if self._thread is None:
             self.start()
         self._requests.put(campaign_id)
@@ -91,12 +94,22 @@ class CampaignLauncher:
             self._thread.join(timeout=grace_s)
 
     def _loop(self) -> None:
-        while (campaign_id := self._requests.get()) is not None:
-            if self.running(campaign_id):
-                continue
-            proc = self._spawn(campaign_id)
-            with self._lock:
-                self.procs[campaign_id] = proc
+        pending: set[str] = set()  # asked for while a process of ours still ran
+        while True:
+            try:
+                asked = self._requests.get(timeout=self.poll_s)
+            except queue.Empty:
+                asked = ""
+            if asked is None:
+                return
+            if asked:
+                pending.add(asked)
+            for campaign_id in sorted(pending):
+                if not self.running(campaign_id):
+                    pending.discard(campaign_id)
+                    proc = self._spawn(campaign_id)
+                    with self._lock:
+                        self.procs[campaign_id] = proc
 
     def _spawn(self, campaign_id: str) -> subprocess.Popen[bytes]:
         log = subprocess.DEVNULL
