@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from fastapi.testclient import TestClient
 
 from helpers.campaign import ESCALATING, merged
@@ -125,3 +126,30 @@ def test_static_files_and_unknown_pages(settings: Settings, tmp_path: Path) -> N
     missing = c.get("/ui/runs/no-such-run")
     assert missing.status_code == 404 and "no run with id" in missing.text
     assert c.get("/").headers["location"] == "/ui/"
+
+
+def test_campaign_forms_create_and_decide_as_the_visitor(settings: Settings) -> None:
+    c, api = _client(settings)
+    page = c.get("/ui/campaigns")
+    csrf = _csrf(page.text)
+    refused = c.post("/ui/campaigns", data={"spec": "name: x\n", "csrf": csrf})
+    assert refused.status_code == 422 and "invalid campaign spec" in refused.text
+    made = c.post("/ui/campaigns", data={"spec": yaml.safe_dump(ESCALATING), "csrf": csrf})
+    assert made.status_code == 303
+    cid = made.headers["location"].rsplit("/", 1)[-1]
+    campaigns = Campaigns(settings, api.store)
+    campaigns.run(cid, who="tester", report=False)  # the launcher of this test runs nothing
+
+    queue = c.get(f"/ui/campaigns/{cid}/reviews")
+    assert "Approve = accept the state as it stands." in queue.text
+    url = f"/ui/campaigns/{cid}/reviews/{cid}-e0001/decide"
+    choice = {"verdict": "choose", "action": "retry", "csrf": csrf}
+    answer = c.post(url, data=choice)
+    assert answer.status_code == 303
+    shown = c.get(answer.headers["location"]).text
+    assert "Decision by local on" in shown and "refused" in shown
+    rejected = c.post(url, data={"verdict": "reject", "rationale": "no", "csrf": csrf})
+    assert c.get(rejected.headers["location"]).text.count("applied") >= 1
+    assert campaigns.grid(cid).cells[0][0].status == "failed"
+    who = [(d["reviewer"], d["action"], d["valid"]) for d in campaigns.history(cid)]
+    assert who == [("local", "retry", False), ("local", "stop", True)]

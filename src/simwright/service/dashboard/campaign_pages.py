@@ -23,7 +23,7 @@ from simwright.errors import SimwrightError
 from simwright.service.campaign_jobs import CampaignLauncher
 from simwright.service.campaign_routes import campaign_file
 from simwright.service.dashboard.charts import line_chart
-from simwright.service.dashboard.render import page
+from simwright.service.dashboard.render import FILE_HEADERS, page
 from simwright.service.dashboard.session import UI_PREFIX, Session, read_form
 
 NAME = r"^[A-Za-z0-9_.-]{1,160}$"
@@ -183,7 +183,7 @@ def campaign_pages(campaigns: Campaigns, session: Session, launcher: CampaignLau
         session.user(request, "read")
         return FileResponse(
             campaign_file(campaigns, campaign_id, path),
-            headers={"X-Content-Type-Options": "nosniff"},
+            headers=FILE_HEADERS,
         )
 
     return r

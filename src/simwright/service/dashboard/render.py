@@ -32,6 +32,9 @@ HEADERS: Final = {
 }
 """Headers of every dashboard page."""
 
+FILE_HEADERS: Final = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+"""Headers of a run's or campaign's file: revalidated each time (a report is rewritten)."""
+
 
 def number(value: Any, digits: int = 5) -> str:
     """A number for a table: ``digits`` significant digits, ``—`` for none."""

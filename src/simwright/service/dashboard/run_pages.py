@@ -19,7 +19,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Stre
 
 from simwright.api import FINISHED, RunFilter, Simwright
 from simwright.errors import SimwrightError
-from simwright.service.dashboard.render import markdown, page
+from simwright.service.dashboard.render import FILE_HEADERS, markdown, page
 from simwright.service.dashboard.session import UI_PREFIX, Session, read_form
 from simwright.service.sse import stream
 
@@ -116,9 +116,7 @@ def run_pages(api: Simwright, session: Session, on_queued: Callable[[], None]) -
     def file(request: Request, run_id: RunId, path: str) -> FileResponse:
         """A file of the run's directory (confined to it)."""
         session.user(request, "read")
-        return FileResponse(
-            api.artifact(run_id, path), headers={"X-Content-Type-Options": "nosniff"}
-        )
+        return FileResponse(api.artifact(run_id, path), headers=FILE_HEADERS)
 
     @r.get("/runs/{run_id}/events")
     def events(
