@@ -153,3 +153,23 @@ def test_campaign_forms_create_and_decide_as_the_visitor(settings: Settings) -> 
     assert campaigns.grid(cid).cells[0][0].status == "failed"
     who = [(d["reviewer"], d["action"], d["valid"]) for d in campaigns.history(cid)]
     assert who == [("local", "retry", False), ("local", "stop", True)]
+
+
+def test_a_run_page_shows_graph_results_plot_report_and_summaries(settings: Settings) -> None:
+    c, api = _client(settings)
+    run_id = api.submit("lattice constant of fcc Cu with EMT", files=False).run_id
+    assert api.execute(run_id).status == "completed"
+    page = c.get(f"/ui/runs/{run_id}")
+    assert page.status_code == 200
+    text = page.text
+    assert 'data-finished="true"' in text
+    assert 'data-step-status="FitEOS">completed' in text and "stateDiagram-v2" in text
+    assert '<th scope="row">lattice_constant</th><td>3.59' in text
+    assert "<h1>Lattice constant of Cu</h1>" in text  # report.md rendered
+    assert text.count("<details><summary>Summary</summary>") >= 2  # structure, tables
+    plot = re.search(r'<img src="(/ui/runs/[^"]+\.png)"', text)
+    assert plot, "no plot on the page"
+    image = c.get(plot.group(1))
+    assert image.status_code == 200 and image.headers["content-type"] == "image/png"
+    assert "sandbox" in image.headers["content-security-policy"]
+    assert c.get(f"/ui/runs/{run_id}/files/../../simwright.db").status_code in (403, 404)

@@ -32,8 +32,15 @@ HEADERS: Final = {
 }
 """Headers of every dashboard page."""
 
-FILE_HEADERS: Final = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
-"""Headers of a run's or campaign's file: revalidated each time (a report is rewritten)."""
+FILE_HEADERS: Final = {
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": (
+        "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"
+    ),
+}
+"""Headers of a run's or campaign's file: revalidated each time (a report is rewritten),
+and sandboxed, so an HTML file a run wrote cannot act as the dashboard."""
 
 
 def number(value: Any, digits: int = 5) -> str:

@@ -25,6 +25,21 @@ from simwright.service.sse import stream
 
 RunId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
 PLOT_SUFFIXES = (".png", ".svg", ".jpg", ".jpeg")
+SUMMARY_LIMIT = (12, 20_000_000)
+"""At most this many files, each at most this many bytes, are summarised on a run's page."""
+
+
+def summaries(api: Simwright, run_id: str, artifacts: list[dict[str, Any]]) -> dict[str, str]:
+    """Compact text summaries (:func:`~simwright.contract.inspect.inspect_file`) of a run's
+    data files (tables, structures, trajectories), by path; plots and reports are shown."""
+    # lazy: the contract readers (numpy, h5py) are needed only on a run's page
+    from simwright.contract.inspect import inspect_file
+
+    count, largest = SUMMARY_LIMIT
+    chosen = [
+        a for a in artifacts if a["kind"] not in ("plot", "report") and (a["size"] or 0) <= largest
+    ][:count]
+    return {a["path"]: inspect_file(api.artifact(run_id, a["path"])) for a in chosen}
 
 
 def step_graph(api: Simwright, protocol: str, steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -108,6 +123,7 @@ def run_pages(api: Simwright, session: Session, on_queued: Callable[[], None]) -
             results=results,
             plots=plots,
             report=_report(api, run_id, artifacts),
+            summaries=summaries(api, run_id, artifacts),
             last_event=status["events"][-1]["id"] if status["events"] else 0,
             **ctx,
         )
