@@ -4,14 +4,18 @@ of user and model text, and the Markdown renderer of reports. Real SQLite store.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 from fastapi.testclient import TestClient
+from pydantic import BaseModel
 
 from helpers.campaign import ESCALATING, merged
 from simwright.api import Campaigns, Simwright
+from simwright.graph import Done, Graph, RunContext, Runner, Step
+from simwright.protocols.registry import Protocol
 from simwright.service.app import create_app
 from simwright.service.auth import Auth
 from simwright.service.campaign_jobs import CampaignLauncher
@@ -22,8 +26,10 @@ from simwright.settings import Settings
 EVIL = "<img src=x onerror=alert(1)>"
 
 
-def _client(settings: Settings, *tokens: Token) -> tuple[TestClient, Simwright]:
-    api = Simwright(settings)
+def _client(
+    settings: Settings, *tokens: Token, protocols: dict[str, Protocol] | None = None
+) -> tuple[TestClient, Simwright]:
+    api = Simwright(settings, protocols=protocols)
     launcher = CampaignLauncher(lambda cid: ["true"])  # campaigns are advanced in the test
     app = create_app(api, Auth(ServiceConfig(tokens)), launcher=launcher)
     return TestClient(app, follow_redirects=False), api
@@ -173,3 +179,59 @@ def test_a_run_page_shows_graph_results_plot_report_and_summaries(settings: Sett
     assert image.status_code == 200 and image.headers["content-type"] == "image/png"
     assert "sandbox" in image.headers["content-security-policy"]
     assert c.get(f"/ui/runs/{run_id}/files/../../simwright.db").status_code in (403, 404)
+
+
+@dataclass(frozen=True)
+class Judge(Step):
+    """A decision point with two options."""
+
+    def run(self, ctx: RunContext) -> Keep | Redo:
+        offered = {"keep": Keep(), "redo": Redo()}
+        return ctx.decide("keep_or_redo", offered, {"r2": 0.9})  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Keep(Step):
+    """Keep the result."""
+
+    def run(self, ctx: RunContext) -> Done[str]:
+        return Done("kept")
+
+
+@dataclass(frozen=True)
+class Redo(Step):
+    """Do it again."""
+
+    def run(self, ctx: RunContext) -> Done[str]:
+        return Done("redone")
+
+
+class NoParameters(BaseModel):
+    """A protocol without parameters."""
+
+
+JUDGE = Protocol(
+    name="judge",
+    title="Judge",
+    summary="a decision point",
+    graph=Graph.build("judge", [Judge, Keep, Redo]),
+    parameters=NoParameters,
+    start=lambda _params: Judge(),
+    examples=(),
+    parse_request=lambda _text: None,
+)
+
+
+def test_a_run_waiting_for_a_decision_is_answered_from_its_page(settings: Settings) -> None:
+    c, api = _client(settings, protocols={"judge": JUDGE})
+    out = Runner(api.store, settings).start(JUDGE.graph, Judge(), protocol="judge")
+    assert out.status == "needs_review"
+    page = c.get(f"/ui/runs/{out.run_id}")
+    assert "Waiting for a decision: keep_or_redo" in page.text
+    assert 'value="redo">Choose redo</button>' in page.text
+    answered = c.post(
+        f"/ui/runs/{out.run_id}/resume", data={"choose": "redo", "csrf": _csrf(page.text)}
+    )
+    assert answered.status_code == 303
+    assert api.status(out.run_id)["queue"] == {"state": "queued", "choose": "redo"}
+    assert api.execute(out.run_id, choose="redo").result == "redone"

@@ -124,6 +124,10 @@ def run_pages(api: Simwright, session: Session, on_queued: Callable[[], None]) -
             plots=plots,
             report=_report(api, run_id, artifacts),
             summaries=summaries(api, run_id, artifacts),
+            pending=[
+                d for d in status["decisions"]
+                if d["kind"] == "decision_point" and d["chosen"] is None
+            ],
             last_event=status["events"][-1]["id"] if status["events"] else 0,
             **ctx,
         )
@@ -202,6 +206,19 @@ def run_pages(api: Simwright, session: Session, on_queued: Callable[[], None]) -
         session.check_form(request, form)
         session.user(request, "run")
         await run_in_threadpool(api.cancel, run_id)
+        return RedirectResponse(f"{UI_PREFIX}/runs/{run_id}", status_code=303)
+
+    @r.post("/runs/{run_id}/resume")
+    async def resume(request: Request, run_id: RunId) -> RedirectResponse:
+        """Resume a run; ``choose`` (scope ``review`` too) answers its pending decision."""
+        form = await read_form(request)
+        session.check_form(request, form)
+        session.user(request, "run")
+        choose = form.get("choose", "")[:128] or None
+        if choose is not None:
+            session.user(request, "review")
+        await run_in_threadpool(lambda: api.resume(run_id, choose=choose))
+        on_queued()
         return RedirectResponse(f"{UI_PREFIX}/runs/{run_id}", status_code=303)
 
     return r
