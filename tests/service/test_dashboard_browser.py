@@ -128,6 +128,9 @@ def test_a_reviewer_signs_in_and_approves_a_campaign_event(home: Path) -> None:
             cell = page.locator('[data-cell="a/p50"] .label')
             cell.filter(has_text="done (archived)").wait_for(timeout=120_000)
             page.locator("#campaign-status").filter(has_text="completed").wait_for()
+            with httpx.Client(base_url=server.url, timeout=60, headers=operator) as c:
+                _wait(c, f"/campaigns/{cid}", "completed")  # its report written
+            page.reload()
             audit = page.get_by_role("table", name=re.compile("Actions taken"))
             assert "alice-reviewer (human)" in audit.inner_text()
             screenshot(page, "campaign-completed")
