@@ -125,7 +125,8 @@ def run_pages(api: Simwright, session: Session, on_queued: Callable[[], None]) -
             report=_report(api, run_id, artifacts),
             summaries=summaries(api, run_id, artifacts),
             pending=[
-                d for d in status["decisions"]
+                d
+                for d in status["decisions"]
                 if d["kind"] == "decision_point" and d["chosen"] is None
             ],
             last_event=status["events"][-1]["id"] if status["events"] else 0,
