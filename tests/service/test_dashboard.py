@@ -144,6 +144,11 @@ def test_campaign_forms_create_and_decide_as_the_visitor(settings: Settings) -> 
     assert made.status_code == 303
     cid = made.headers["location"].rsplit("/", 1)[-1]
     campaigns = Campaigns(settings, api.store)
+    created = c.get(f"/ui/campaigns/{cid}").text
+    assert "Resume the campaign" in created  # recorded, not advanced by this test's launcher
+    resumed = c.post(f"/ui/campaigns/{cid}/resume", data={"csrf": csrf})
+    assert resumed.status_code == 303
+    assert [a["action"] for a in campaigns.actions(cid)] == ["create", "resume"]
     campaigns.run(cid, who="tester", report=False)  # the launcher of this test runs nothing
 
     queue = c.get(f"/ui/campaigns/{cid}/reviews")

@@ -177,6 +177,17 @@ def campaign_pages(campaigns: Campaigns, session: Session, launcher: CampaignLau
         url = f"{UI_PREFIX}/campaigns/{cid}/reviews?decided={done.event_id}"
         return RedirectResponse(url, status_code=303)
 
+    @r.post("/{campaign_id}/resume")
+    async def resume(request: Request, campaign_id: Name) -> RedirectResponse:
+        """Advance the campaign again (after an interruption, a limit or a decision)."""
+        form = await read_form(request)
+        session.check_form(request, form)
+        who = session.user(request, "run")
+        cid = campaigns.campaign(campaign_id).id
+        await run_in_threadpool(campaigns.record, cid, who, "resume", {})
+        launcher.launch(cid)
+        return RedirectResponse(f"{UI_PREFIX}/campaigns/{cid}", status_code=303)
+
     @r.get("/{campaign_id}/files/{path:path}")
     def file(request: Request, campaign_id: Name, path: str) -> FileResponse:
         """A file of the campaign's directory (report plots...)."""
