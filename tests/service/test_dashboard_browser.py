@@ -130,9 +130,10 @@ def test_a_reviewer_signs_in_and_approves_a_campaign_event(home: Path) -> None:
             page.locator("#campaign-status").filter(has_text="completed").wait_for()
             with httpx.Client(base_url=server.url, timeout=60, headers=operator) as c:
                 _wait(c, f"/campaigns/{cid}", "completed")  # its report written
-            page.reload()
-            audit = page.get_by_role("table", name=re.compile("Actions taken"))
+            final = page.context.new_page()  # apart from the live page's own reload
+            final.goto(f"{server.url}/ui/campaigns/{cid}")
+            audit = final.get_by_role("table", name=re.compile("Actions taken"))
             assert "alice-reviewer (human)" in audit.inner_text()
-            screenshot(page, "campaign-completed")
+            screenshot(final, "campaign-completed")
     finally:
         server.stop()
