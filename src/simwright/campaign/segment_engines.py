@@ -2,7 +2,8 @@
 
 A package adds an engine by exposing, under that entry-point group, a factory
 ``(settings) -> SegmentEngine``. Built in: ``lammps_gcmc`` (LAMMPS ``fix gcmc``
-in slit pores) and ``synthetic`` (instant synthetic observables).
+in slit pores), ``lammps_clay_gcmc`` (water vapour on montmorillonite) and
+``synthetic`` (instant synthetic observables).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
+from simwright.campaign.clay import ClaySegmentEngine
 from simwright.campaign.engine import SegmentEngine
 from simwright.campaign.gcmc import GcmcSegmentEngine, gcmc_launcher
 from simwright.campaign.status import CampaignError
@@ -28,6 +30,11 @@ def lammps_gcmc_engine(settings: Settings) -> SegmentEngine:
     return GcmcSegmentEngine(lambda: gcmc_launcher(settings))
 
 
+def lammps_clay_gcmc_engine(settings: Settings) -> SegmentEngine:
+    """The ``lammps_clay_gcmc`` engine (clay + water vapour; one rank, one thread)."""
+    return ClaySegmentEngine(lambda: gcmc_launcher(settings))
+
+
 def synthetic_engine(settings: Settings) -> SegmentEngine:
     """The ``synthetic`` engine (needs nothing from ``settings``)."""
     return SyntheticEngine()
@@ -35,6 +42,7 @@ def synthetic_engine(settings: Settings) -> SegmentEngine:
 
 BUILTIN: Final[Mapping[str, EngineFactory]] = {
     "lammps_gcmc": lammps_gcmc_engine,
+    "lammps_clay_gcmc": lammps_clay_gcmc_engine,
     "synthetic": synthetic_engine,
 }
 

@@ -1,0 +1,289 @@
+"""Two montmorillonite sheets with one interlayer, exchangeable cations and vacuum.
+
+The layer is the idealized 2:1 cell of :mod:`simwright.builders.clay_cell`,
+replicated ``cells`` times in-plane (the paper's 5 × 4). Layer charge comes from
+octahedral Mg-for-Al substitution, with this **pattern**: in each sheet,
+``layer_charge × cells`` Al sites are chosen in the order of a random permutation
+(numpy ``default_rng(seed + sheet)``), each accepted only if it is at least
+``min_substitution_separation_a`` (default 5.0 Å, periodic) from every Mg already
+chosen in that sheet — so no two Mg share an oxygen (Al–Al neighbours are 3.05 Å
+apart, second neighbours 5.28 Å). The oxygens bonded to a Mg become ``obos``
+(apical) and ``ohs`` (hydroxyl), as ClayFF prescribes. Tetrahedral substitution
+is not built.
+
+Sheet 1 lies below sheet 2, their mid-planes ``basal_spacing_a`` apart, with
+``vacuum_a`` of empty space beyond each external surface (periodic in z, so the
+two external surfaces face each other across 2 × ``vacuum_a``). Cations are
+placed over tetrahedral-ring centres: half of them in the interlayer mid-plane,
+a quarter ``cation_height_a`` outside each external surface (each sheet's charge
+is balanced half on each of its faces). ``interlayer_waters`` SPC/E molecules
+may be placed at random (seeded) in the interlayer as a starting load.
+
+Molecule ids: sheet 1 → 1, sheet 2 → 2, each cation its own id, then each water.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from simwright.builders.clay_cell import LayerCell, dioctahedral_cell
+from simwright.errors import ValidationError
+from simwright.forcefields.clayff import ALL_TYPES, IONS, WATER_GEOMETRY
+
+Cation = Literal["Na", "K", "Ca"]
+
+MIN_WATER_CLEARANCE_A: Final = 2.6
+"""A starting water's oxygen keeps at least this distance (Å) from every other atom."""
+
+
+class ClayParameters(BaseModel):
+    """What the builder needs; the campaign's ``systems[].parameters`` of a clay system."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cation: Cation
+    layer_charge: float = Field(gt=0, le=1.0)
+    """Negative charge per unit cell O20(OH)4 (e), balanced by the cations."""
+    cells: tuple[int, int] = (5, 4)
+    basal_spacing_a: float = Field(default=12.5, ge=9.0, le=30.0)
+    """Starting distance between the two sheets' mid-planes (Å)."""
+    vacuum_a: float = Field(default=20.0, ge=5.0)
+    interlayer_waters: int = Field(default=0, ge=0)
+    cation_height_a: float = Field(default=2.5, gt=0)
+    min_substitution_separation_a: float = Field(default=5.0, gt=3.2)
+    seed: int = Field(default=1, ge=0)
+
+    def cation_count(self) -> int:
+        """Number of exchangeable cations; refused unless an integer divisible by 4."""
+        n_cells = 2 * self.cells[0] * self.cells[1]
+        charge = self.layer_charge * n_cells
+        per_sheet = charge / 2
+        valence = IONS[self.cation].charge_e
+        count = charge / valence
+        if abs(per_sheet - round(per_sheet)) > 1e-6:
+            raise ValidationError(
+                f"layer_charge {self.layer_charge} × {n_cells // 2} cells per sheet = "
+                f"{per_sheet:g} substitutions per sheet: must be an integer"
+            )
+        if abs(count - round(count)) > 1e-6 or round(count) % 4:
+            raise ValidationError(
+                f"{charge:g} e of layer charge needs {count:g} {self.cation} ions: must be an "
+                "integer divisible by 4 (half in the interlayer, a quarter on each outer face)"
+            )
+        return round(count)
+
+
+@dataclass(frozen=True)
+class ClaySystem:
+    """Atoms of a built clay system (orthogonal box from 0 to ``box_a``).
+
+    ``kinds``: ``clay``, ``cation`` or ``water``; ``sheet``: 1, 2 or 0 (not clay);
+    ``cation_sites``: ``interlayer``, ``below`` or ``above`` per cation, in order.
+    """
+
+    parameters: ClayParameters
+    box_a: tuple[float, float, float]
+    positions: np.ndarray
+    types: tuple[str, ...]
+    charges: np.ndarray
+    mol_ids: np.ndarray
+    kinds: tuple[str, ...]
+    sheet: np.ndarray
+    sheet_mid_z: tuple[float, float]
+    thickness_a: float
+    substitutions: tuple[int, int]
+    cation_sites: tuple[str, ...]
+
+    @property
+    def n_atoms(self) -> int:
+        """Number of atoms."""
+        return len(self.types)
+
+    def water_count(self) -> int:
+        """Water molecules."""
+        return self.kinds.count("water") // 3
+
+
+def _minimum_image(d: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    return d - np.round(d / lengths) * lengths
+
+
+def _choose_substitutions(
+    oct_xy: np.ndarray, n: int, lengths: np.ndarray, separation: float, rng: np.random.Generator
+) -> list[int]:
+    chosen: list[int] = []
+    for i in rng.permutation(len(oct_xy)):
+        if len(chosen) == n:
+            break
+        d = _minimum_image(oct_xy[chosen] - oct_xy[i], lengths) if chosen else np.zeros((0, 2))
+        if not chosen or np.min(np.linalg.norm(d, axis=1)) >= separation:
+            chosen.append(int(i))
+    if len(chosen) < n:
+        raise ValidationError(
+            f"cannot place {n} Mg substitutions {separation} Å apart in a sheet of "
+            f"{len(oct_xy)} octahedral sites; lower layer_charge or enlarge cells"
+        )
+    return chosen
+
+
+def _sheet(
+    cell: LayerCell, p: ClayParameters, z_mid: float, n_sub: int, rng: np.random.Generator
+) -> tuple[np.ndarray, list[str]]:
+    nx, ny = p.cells
+    lengths = np.array([nx * cell.a_a, ny * cell.b_a])
+    shifts = np.array([(i, j) for i in range(nx) for j in range(ny)], dtype=float)
+    frac = (cell.frac_xy[None, :, :] + shifts[:, None, :]).reshape(-1, 2)
+    xy = frac * np.array([cell.a_a, cell.b_a])
+    z = np.tile(cell.z_a, len(shifts)) + z_mid
+    roles = list(cell.roles) * len(shifts)
+    oct_idx = [i for i, r in enumerate(roles) if r == "oct"]
+    subs = {
+        oct_idx[k]
+        for k in _choose_substitutions(
+            xy[oct_idx], n_sub, lengths, p.min_substitution_separation_a, rng
+        )
+    }
+    types = [_ROLE_TYPE[r] for r in roles]
+    pos = np.column_stack([xy, z])
+    anions = [i for i, r in enumerate(roles) if r in ("apical", "hydroxyl_o")]
+    for s in subs:
+        types[s] = "mgo"
+        d = _minimum_image(pos[anions] - pos[s], np.array([*lengths, 1e9]))
+        for k in np.flatnonzero(np.linalg.norm(d, axis=1) < 2.3):
+            a = anions[k]
+            types[a] = "obos" if roles[a] == "apical" else "ohs"
+    return pos, types
+
+
+_ROLE_TYPE: Final = {
+    "oct": "ao",
+    "apical": "ob",
+    "hydroxyl_o": "oh",
+    "hydroxyl_h": "ho",
+    "tet": "st",
+    "basal": "ob",
+}
+
+
+def _ring_sites(cell: LayerCell, p: ClayParameters, side: Literal["top", "bottom"]) -> np.ndarray:
+    nx, ny = p.cells
+    shifts = np.array([(i, j) for i in range(nx) for j in range(ny)], dtype=float)
+    frac = (cell.ring_centres(side)[None, :, :] + shifts[:, None, :]).reshape(-1, 2)
+    return frac * np.array([cell.a_a, cell.b_a])
+
+
+def _pick_sites(
+    sites: np.ndarray, n: int, lengths: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    order = rng.permutation(len(sites))
+    chosen: list[int] = []
+    for sep in (6.0, 4.5, 3.0):
+        for i in order:
+            if len(chosen) == n:
+                return sites[chosen]
+            if i in chosen:
+                continue
+            d = _minimum_image(sites[chosen] - sites[i], lengths) if chosen else np.zeros((0, 2))
+            if not chosen or np.min(np.linalg.norm(d, axis=1)) >= sep:
+                chosen.append(int(i))
+    if len(chosen) < n:
+        raise ValidationError(f"cannot place {n} cations on {len(sites)} ring sites")
+    return sites[chosen]
+
+
+def _water_molecule(o: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    r, theta = WATER_GEOMETRY
+    half = math.radians(theta) / 2
+    local = np.array(
+        [
+            [0, 0, 0],
+            [r * math.sin(half), 0, r * math.cos(half)],
+            [-r * math.sin(half), 0, r * math.cos(half)],
+        ]
+    )
+    q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    return o + local @ q.T
+
+
+def _place_waters(
+    n: int,
+    occupied: np.ndarray,
+    box: np.ndarray,
+    z_range: tuple[float, float],
+    rng: np.random.Generator,
+) -> list[np.ndarray]:
+    waters: list[np.ndarray] = []
+    atoms = occupied.copy()
+    for _ in range(200 * max(n, 1)):
+        if len(waters) == n:
+            return waters
+        o = np.array([rng.uniform(0, box[0]), rng.uniform(0, box[1]), rng.uniform(*z_range)])
+        mol = _water_molecule(o, rng)
+        d = _minimum_image(atoms[None, :, :] - mol[:, None, :], box)
+        if (
+            np.min(np.linalg.norm(d, axis=2)) >= MIN_WATER_CLEARANCE_A - 0.6
+            and np.min(np.linalg.norm(d[0], axis=1)) >= MIN_WATER_CLEARANCE_A
+        ):
+            waters.append(mol)
+            atoms = np.vstack([atoms, mol])
+    raise ValidationError(f"could not place {n} interlayer waters; lower interlayer_waters")
+
+
+def build_clay(p: ClayParameters) -> ClaySystem:
+    """Two substituted sheets, cations and optional interlayer water (see module docstring)."""
+    n_cat = p.cation_count()
+    cell = dioctahedral_cell()
+    n_sub_sheet = round(p.layer_charge * p.cells[0] * p.cells[1])
+    half_t = cell.thickness_a / 2
+    z1 = p.vacuum_a + half_t
+    z2 = z1 + p.basal_spacing_a
+    box = np.array([p.cells[0] * cell.a_a, p.cells[1] * cell.b_a, z2 + half_t + p.vacuum_a])
+    rng = np.random.default_rng(p.seed)
+    pos1, t1 = _sheet(cell, p, z1, n_sub_sheet, np.random.default_rng(p.seed + 1))
+    pos2, t2 = _sheet(cell, p, z2, n_sub_sheet, np.random.default_rng(p.seed + 2))
+    plan: list[tuple[str, int, Literal["top", "bottom"], float]] = [
+        ("interlayer", n_cat // 2, "top", (z1 + z2) / 2),
+        ("below", n_cat // 4, "bottom", z1 - half_t - p.cation_height_a),
+        ("above", n_cat // 4, "top", z2 + half_t + p.cation_height_a),
+    ]
+    cat_pos, cat_sites = [], []
+    for site, count, side, z in plan:
+        xy = _pick_sites(_ring_sites(cell, p, side), count, box[:2], rng)
+        cat_pos += [np.array([x, y, z]) for x, y in xy]
+        cat_sites += [site] * count
+    clay_and_ions = np.vstack([pos1, pos2, np.array(cat_pos)])
+    gap = (z1 + half_t + 1.2, z2 - half_t - 1.2)
+    waters = _place_waters(p.interlayer_waters, clay_and_ions, box, gap, rng)
+    positions = np.vstack([clay_and_ions, *waters]) if waters else clay_and_ions
+    types = (*t1, *t2, *[p.cation] * n_cat, *["OW", "HW", "HW"] * len(waters))
+    n1, n2 = len(t1), len(t2)
+    mol = np.concatenate(
+        [
+            np.full(n1, 1),
+            np.full(n2, 2),
+            3 + np.arange(n_cat),
+            np.repeat(3 + n_cat + np.arange(len(waters)), 3),
+        ]
+    ).astype(int)
+    kinds = ("clay",) * (n1 + n2) + ("cation",) * n_cat + ("water",) * (3 * len(waters))
+    sheet = np.concatenate([np.full(n1, 1), np.full(n2, 2), np.zeros(len(types) - n1 - n2)])
+    positions[:, :2] = np.mod(positions[:, :2], box[:2])
+    return ClaySystem(
+        parameters=p,
+        box_a=(float(box[0]), float(box[1]), float(box[2])),
+        positions=positions,
+        types=types,
+        charges=np.array([ALL_TYPES[t].charge_e for t in types]),
+        mol_ids=mol,
+        kinds=kinds,
+        sheet=sheet.astype(int),
+        sheet_mid_z=(z1, z2),
+        thickness_a=cell.thickness_a,
+        substitutions=(t1.count("mgo"), t2.count("mgo")),
+        cation_sites=tuple(cat_sites),
+    )
