@@ -17,7 +17,8 @@ two external surfaces face each other across 2 × ``vacuum_a``). Cations are
 placed over tetrahedral-ring centres: half of them in the interlayer mid-plane,
 a quarter ``cation_height_a`` outside each external surface (each sheet's charge
 is balanced half on each of its faces). ``interlayer_waters`` SPC/E molecules
-may be placed at random (seeded) in the interlayer as a starting load.
+may be placed in the interlayer as a starting load, on shuffled (seeded) sites of a
+2.9 Å grid in layers 2.8 Å apart, randomly oriented, clear of every other atom.
 
 Molecule ids: sheet 1 → 1, sheet 2 → 2, each cation its own id, then each water.
 """
@@ -38,7 +39,8 @@ from simwright.forcefields.clayff import ALL_TYPES, IONS, WATER_GEOMETRY
 Cation = Literal["Na", "K", "Ca"]
 
 MIN_WATER_CLEARANCE_A: Final = 2.6
-"""A starting water's oxygen keeps at least this distance (Å) from every other atom."""
+"""A starting water's oxygen keeps at least this distance (Å) from every other non-H atom
+(and every atom of it at least 1.6 Å from every other atom)."""
 
 
 class ClayParameters(BaseModel):
@@ -210,27 +212,51 @@ def _water_molecule(o: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return o + local @ q.T
 
 
+def _candidate_sites(box: np.ndarray, z_range: tuple[float, float]) -> np.ndarray:
+    """Oxygen sites on a 2.9 Å square grid in layers 2.8 Å apart across ``z_range``."""
+    nx, ny = int(box[0] // 2.9), int(box[1] // 2.9)
+    layers = np.arange(z_range[0], z_range[1] + 1e-9, 2.8)
+    grid = [
+        (box[0] * (i + 0.5 * (k % 2)) / nx, box[1] * (j + 0.5 * (k % 2)) / ny, z)
+        for k, z in enumerate(layers)
+        for i in range(nx)
+        for j in range(ny)
+    ]
+    return np.array(grid, dtype=float).reshape(-1, 3)
+
+
+def _fits(mol: np.ndarray, atoms: np.ndarray, heavy: np.ndarray, box: np.ndarray) -> bool:
+    """Oxygen clear of heavy atoms by MIN_WATER_CLEARANCE_A, every atom of all by 1.6 Å."""
+    r = np.linalg.norm(_minimum_image(atoms[None, :, :] - mol[:, None, :], box), axis=2)
+    r_o = np.linalg.norm(_minimum_image(heavy - mol[0], box), axis=1)
+    return bool(r.min() >= 1.6 and r_o.min() >= MIN_WATER_CLEARANCE_A)
+
+
 def _place_waters(
     n: int,
     occupied: np.ndarray,
+    hydrogen: np.ndarray,
     box: np.ndarray,
     z_range: tuple[float, float],
     rng: np.random.Generator,
 ) -> list[np.ndarray]:
+    """``n`` waters on shuffled grid sites (a few random orientations each), clear of atoms."""
     waters: list[np.ndarray] = []
     atoms = occupied.copy()
-    for _ in range(200 * max(n, 1)):
+    heavy = occupied[~hydrogen]
+    sites = _candidate_sites(box, z_range)
+    for o in sites[rng.permutation(len(sites))]:
         if len(waters) == n:
-            return waters
-        o = np.array([rng.uniform(0, box[0]), rng.uniform(0, box[1]), rng.uniform(*z_range)])
-        mol = _water_molecule(o, rng)
-        d = _minimum_image(atoms[None, :, :] - mol[:, None, :], box)
-        if (
-            np.min(np.linalg.norm(d, axis=2)) >= MIN_WATER_CLEARANCE_A - 0.6
-            and np.min(np.linalg.norm(d[0], axis=1)) >= MIN_WATER_CLEARANCE_A
-        ):
-            waters.append(mol)
-            atoms = np.vstack([atoms, mol])
+            break
+        for _ in range(8):
+            mol = _water_molecule(o, rng)
+            if _fits(mol, atoms, heavy, box):
+                waters.append(mol)
+                atoms = np.vstack([atoms, mol])
+                heavy = np.vstack([heavy, mol[:1]])
+                break
+    if len(waters) == n:
+        return waters
     raise ValidationError(f"could not place {n} interlayer waters; lower interlayer_waters")
 
 
@@ -257,8 +283,9 @@ def build_clay(p: ClayParameters) -> ClaySystem:
         cat_pos += [np.array([x, y, z]) for x, y in xy]
         cat_sites += [site] * count
     clay_and_ions = np.vstack([pos1, pos2, np.array(cat_pos)])
-    gap = (z1 + half_t + 1.2, z2 - half_t - 1.2)
-    waters = _place_waters(p.interlayer_waters, clay_and_ions, box, gap, rng)
+    gap = (z1 + half_t + 2.8, z2 - half_t - 2.8)
+    hydrogen = np.array([t == "ho" for t in (*t1, *t2)] + [False] * n_cat)
+    waters = _place_waters(p.interlayer_waters, clay_and_ions, hydrogen, box, gap, rng)
     positions = np.vstack([clay_and_ions, *waters]) if waters else clay_and_ions
     types = (*t1, *t2, *[p.cation] * n_cat, *["OW", "HW", "HW"] * len(waters))
     n1, n2 = len(t1), len(t2)

@@ -19,8 +19,9 @@ from simwright.forcefields.clayff import ALL_TYPES, IONS, SUBSTITUTION_CHARGE_E
 MAX_RESIDUAL_E: Final = 0.004
 """Largest total charge accepted (e): ClayFF's rounding leaves 0.0002 e per Mg."""
 
-MIN_CONTACT_A: Final = 1.8
-"""Closest distance accepted between atoms of different molecules (Å)."""
+MIN_CONTACT_A: Final = 1.6
+"""Closest distance accepted between atoms of different molecules (Å); the builder keeps
+water H at least this far from everything (a hydrogen-bond contact is ~1.8 Å)."""
 
 
 @dataclass(frozen=True)

@@ -55,9 +55,13 @@ OBSERVABLES: Final = {
 }
 BUILDERS: Final = ("montmorillonite",)
 
-SECONDS_PER_ATOM_STEP: Final = 1.0e-5
-"""Cost model: seconds per atom per MD step (or per full-energy evaluation) at a 12 Å
-cutoff on one core, from the quick campaign measured here (see docs/benchmarks.md)."""
+SECONDS_PER_ATOM_STEP: Final = 1.1e-5
+"""Cost model: seconds per atom per MD step on one core (12 Å cutoff, PPPM 1e-4; 1976
+atoms took 22.5 ms per step on this machine under a load of ~10 on 2 cores; a 9 Å
+cutoff was barely cheaper, so the cutoff is not in the model)."""
+EXCHANGE_COST_STEPS: Final = 4.0
+"""One ``full_energy`` exchange attempt costs about four MD steps (measured beside the
+figure above: 39.8 ms per step with 0.2 attempts per step)."""
 RESTART_BYTES_PER_ATOM: Final = 250
 SEGMENT_FILES_BYTES: Final = 200_000
 """Logs, thermo table, input and model record of one segment (measured order)."""
@@ -175,9 +179,7 @@ class ClaySegmentEngine:
             cells = p.cells[0] * p.cells[1]
             atoms = 80 * cells + p.cation_count() + 3 * WATER_PER_CELL * cells
             exchange = settings.exchange_attempts / settings.exchange_every_steps
-            per_step = (
-                SECONDS_PER_ATOM_STEP * atoms * (1 + exchange) * (settings.pair_cutoff_a / 12) ** 3
-            )
+            per_step = SECONDS_PER_ATOM_STEP * atoms * (1 + EXCHANGE_COST_STEPS * exchange)
             for key, steps in (("min", fewest), ("max", cont.max_local_steps)):
                 total = len(spec.conditions) * steps + settings.equilibration_steps
                 work[key] += per_step * total

@@ -53,6 +53,8 @@ def test_the_template_states_the_model_and_the_reservoir() -> None:
         in script
     )
     assert "shake 1.0e-4" in script and "mol h2o" in script
+    mid = sum(system.sheet_mid_z) / 2  # the pair's centre of mass is held, not its separation
+    assert f"fix             tether clay spring tether 5 NULL NULL {mid:.10g} 0.0" in script
     gcmc = next(line for line in script.splitlines() if line.startswith("fix             gcmc"))
     assert " 0 0 4321 300 0.0 " in gcmc  # no MC moves (SHAKE), molecule exchange only
     assert f"pressure {p / 1.01325:.10g} " in gcmc  # bar -> atm of units real

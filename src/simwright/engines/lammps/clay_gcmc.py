@@ -2,19 +2,22 @@
 
 The script: ClayFF + SPC/E (:mod:`simwright.forcefields.clayff`), ``lj/cut/coul/long``
 with arithmetic mixing and PPPM, both at ``pair_cutoff_a`` (12 Å by default, accuracy
-1e-4), fully periodic (the vacuum beyond the external surfaces separates the
-periodic images; no slab correction), 1 fs steps. Each clay sheet is one rigid
-body (``fix rigid ... molecule``) free to translate along z only (force ``off off
-on``, torque off); pairs inside a sheet are excluded from the neighbour list
-(their energy is a constant of a rigid body). Water (SHAKE on its bonds and angle)
-and ions are thermostatted together at T by a Nosé–Hoover thermostat (damping
-``thermostat_damp_fs``, 100 fs) with a temperature that counts the varying
-degrees of freedom. ``fix gcmc`` exchanges whole SPC/E molecules (molecule
-template, ``full_energy``, SHAKE-constrained, no MC moves: LAMMPS allows only
-exchanges with SHAKE or rigid fixes) with an ideal-gas reservoir at
-p = RH · p_sat(T) (fugacity coefficient 1; :mod:`simwright.forcefields.spce_vapour`)
-inside a slab from ``insertion_margin_a`` below the lower external surface to as
-far above the upper one, placed from the built geometry.
+1e-4), fully periodic (the vacuum beyond the external surfaces separates the periodic
+images; no slab correction), 1 fs steps. Each clay sheet is one rigid body (``fix rigid
+... molecule``) free to translate along z only (force ``off off on``, torque off); a
+weak spring on the two sheets' common centre of mass (``fix spring tether``, z only,
+``tether_k_kcal_a2``) keeps the pair from drifting out of the insertion slab (seen
+without it: 2 Å in 13 ps) and, acting on both sheets in proportion to their masses,
+leaves their separation free. Pairs inside a sheet are excluded from the neighbour list
+(their energy is a constant of a rigid body). Water (SHAKE on its bonds and angle) and
+ions are thermostatted together at T by a Nosé–Hoover thermostat (damping
+``thermostat_damp_fs``, 100 fs) with a temperature that counts the varying degrees of
+freedom. ``fix gcmc`` exchanges whole SPC/E molecules (molecule template,
+``full_energy``, SHAKE-constrained, no MC moves: LAMMPS allows only exchanges with SHAKE
+or rigid fixes) with an ideal-gas reservoir at p = RH · p_sat(T) (fugacity coefficient
+1; :mod:`simwright.forcefields.spce_vapour`) inside a slab from ``insertion_margin_a``
+below the lower external surface to as far above the upper one, placed from the built
+geometry.
 
 Observables, from the sheets' current centres of mass: water molecules in all,
 in the interlayer (oxygen between the two sheets' mid-planes) and outside it
@@ -79,6 +82,8 @@ class ClayGcmcSettings(BaseModel):
     pppm_accuracy: float = Field(default=1.0e-4, gt=0, lt=1)
     equilibration_steps: int = Field(default=5000, ge=0)
     insertion_margin_a: float = Field(default=8.0, ge=2.0)
+    tether_k_kcal_a2: float = Field(default=5.0, gt=0)
+    """Spring (kcal/mol/Å²) holding the two sheets' common centre of mass at its built z."""
     tfac_insert: float = Field(default=1.5, gt=0)
     """Velocity temperature factor of inserted molecules: 9 components, SHAKE removes 3."""
 
@@ -168,6 +173,8 @@ def _groups_block(system: ClaySystem, s: ClayGcmcSettings, temperature_k: float)
         f"molecule        h2o {MOLECULE_NAME}",
         "fix             wshake water shake 1.0e-4 100 0 b 1 a 1 mol h2o",
         "fix             sheets clay rigid molecule force * off off on torque * off off off",
+        f"fix             tether clay spring tether {_n(s.tether_k_kcal_a2)} NULL NULL "
+        f"{_n(sum(system.sheet_mid_z) / 2)} 0.0",
         "compute         tmob mobile temp",
         "compute_modify  tmob dynamic/dof yes",
         "compute_modify  thermo_temp dynamic/dof yes",
