@@ -10,6 +10,7 @@ import yaml
 from typer.testing import CliRunner
 
 from helpers.paths import REPO
+from simwright.builders.clay import ClayParameters
 from simwright.campaign import CampaignSpecError, load_spec, parse_spec
 from simwright.campaign.clay import ClaySegmentEngine
 from simwright.campaign.plan import plan
@@ -31,8 +32,6 @@ def test_the_full_spec_is_the_papers_campaign() -> None:
         0.3,
         0.1,
     ]
-    from simwright.builders.clay import ClayParameters  # lazy: test-only helper import
-
     counts = [ClayParameters.model_validate(s.parameters).cation_count() for s in spec.systems]
     assert counts == [12, 16, 20, 16, 8]
     assert {r.cv_max for r in spec.acceptance.values()} == {0.03, 0.05, 0.08}

@@ -109,3 +109,12 @@ def test_a_tiny_clay_segment_inserts_whole_molecules_and_keeps_its_books(tmp_pat
     restart = tmp_path / "equilibration" / eq["restart"]
     assert hashlib.sha256(restart.read_bytes()).hexdigest() == eq["sha256"]
     assert result.lammps.restart_path is not None and result.lammps.restart_path.is_file()
+    # the next segment continues from that restart (as a campaign's next state does)
+    nxt = run_clay_segment(
+        launcher,
+        _segment(0.001, 20, settings),
+        tmp_path / "next",
+        restart=result.lammps.restart_path,
+    )
+    assert nxt.abs_start == 100 and nxt.abs_end == 120 and nxt.equilibration is None
+    assert np.all(nxt.values["n_ions"] == 8)
