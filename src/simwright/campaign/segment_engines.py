@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from simwright.campaign.clay import ClaySegmentEngine
 from simwright.campaign.engine import SegmentEngine
 from simwright.campaign.gcmc import GcmcSegmentEngine, gcmc_launcher
 from simwright.campaign.status import CampaignError
@@ -32,6 +31,9 @@ def lammps_gcmc_engine(settings: Settings) -> SegmentEngine:
 
 def lammps_clay_gcmc_engine(settings: Settings) -> SegmentEngine:
     """The ``lammps_clay_gcmc`` engine (clay + water vapour; one rank, one thread)."""
+    # lazy: the clay builder and force field load only for specs that name this engine
+    from simwright.campaign.clay import ClaySegmentEngine
+
     return ClaySegmentEngine(lambda: gcmc_launcher(settings))
 
 
