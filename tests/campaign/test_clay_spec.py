@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 from helpers.paths import REPO
 from simwright.builders.clay import ClayParameters
 from simwright.campaign import CampaignSpecError, load_spec, parse_spec
-from simwright.campaign.clay import ClaySegmentEngine
+from simwright.campaign.clay import ClaySegmentEngine, segment_problems
 from simwright.campaign.plan import plan
 from simwright.cli.campaign import campaign_app
 from simwright.engines.lammps.launcher import LammpsLauncher, find_lmp
@@ -73,3 +74,17 @@ def test_cli_plan_prints_the_estimated_cost(tmp_path: Path) -> None:
     assert json.loads(shown.stdout)["cost"]["core_hours_max"] > 1
     text = cli.invoke(campaign_app, ["plan", str(FULL)], env=env)
     assert "core-hours" in text.stdout and "GB on disk" in text.stdout
+
+
+def test_a_segment_that_loses_an_ion_or_miscounts_water_is_flagged() -> None:
+    good = {
+        "n_ions": np.array([8.0, 8.0]),
+        "n_water": np.array([10.0, 11.0]),
+        "n_interlayer": np.array([6.0, 6.0]),
+        "n_below": np.array([2.0, 2.0]),
+        "n_above": np.array([2.0, 3.0]),
+    }
+    assert segment_problems(good, 8) == []
+    bad = {**good, "n_ions": np.array([8.0, 7.0]), "n_above": np.array([2.0, 2.0])}
+    found = segment_problems(bad, 8)
+    assert "ion count left 8: [7.0, 8.0]" in found[0] and "differs from the total" in found[1]
