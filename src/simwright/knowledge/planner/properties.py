@@ -117,6 +117,12 @@ PROPERTIES: tuple[Property, ...] = (
         ("elastic_constants",),
     ),
     Property(
+        "amorphous structure",
+        r"amorphous|melt[- –]quench(?:ed|ing)?|glass(?:y)?",
+        "crystalline protocols (lattice_constant, elastic_constants, thermal_expansion)",
+        ("amorphous_structure",),
+    ),
+    Property(
         "melting point",
         r"melting (?:point|temperature)|freezing point",
         "lattice_constant (ASE) gives the 0 K lattice constant and bulk modulus",

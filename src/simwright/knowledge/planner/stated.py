@@ -438,6 +438,13 @@ FIXED_BY_PROTOCOL["dft_adsorption_energy"] = {
     "surface cell": "an 'N×M' cell is read as the surface cell (coverage 1/(N·M) ML)",
     "bfgs": "pw.x relaxes with BFGS",
 }
+FIXED_BY_PROTOCOL["amorphous_structure"] = {
+    "amorphous": "the protocol makes an amorphous solid by melt–quench",
+    "liquid": "the crystal is melted, then quenched",
+    "npt": "melt, quench, anneal and production run at zero pressure (NPT)",
+    "nose-hoover": "LAMMPS fix npt is Nosé–Hoover",
+    "velocity verlet": "LAMMPS integrates with velocity Verlet",
+}
 """Choices a protocol makes by its procedure: stating them is honoured, not refused."""
 
 
