@@ -85,8 +85,8 @@ def _condition_problems(index: int, variables: Mapping[str, float]) -> list[Spec
         problems.append(
             SpecProblem(
                 f"{field}.pressure_bar",
-                "this engine sets the pressure from "
-                "relative_humidity (RH · p_sat); state one, not both",
+                "lammps_clay_gcmc derives the pressure from relative_humidity "
+                "(p = RH · p_sat of SPC/E); give relative_humidity, not pressure_bar",
             )
         )
     for name in ("temperature_k", "relative_humidity"):
