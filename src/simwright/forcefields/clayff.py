@@ -1,16 +1,18 @@
 """ClayFF for clay minerals and their exchangeable cations, with SPC/E water, as cited data.
 
-Clay atoms and ions: R. T. Cygan, J.-J. Liang, A. G. Kalinichev, "Molecular
-models of hydroxide, oxyhydroxide, and clay phases and the development of a
-general force field", J. Phys. Chem. B 108, 1255 (2004), Table 1 (partial
-charges; Lennard-Jones D0 in kcal/mol and R0 in Å, with σ = R0 / 2^(1/6)).
-The values are quoted from memory of that table and agree with the many later
-papers that reproduce it; treat them as **unverified** until checked against
-the paper. ClayFF's aqueous ions are taken by Cygan et al. from earlier work:
-Na+ from D. E. Smith and L. X. Dang, J. Chem. Phys. 100, 3757 (1994)
-(σ = 2.350 Å, ε = 0.1300 kcal/mol); K+ from L. X. Dang, J. Am. Chem. Soc. 117,
-6954 (1995) and Ca2+ from J. Åqvist, J. Phys. Chem. 94, 8021 (1990) — the K+
-and Ca2+ attributions are **unverified** here.
+Clay atoms and ions: R. T. Cygan, J.-J. Liang, A. G. Kalinichev, "Molecular models
+of hydroxide, oxyhydroxide, and clay phases and the development of a general force
+field", J. Phys. Chem. B 108, 1255 (2004), Table 1 (partial charges; Lennard-Jones
+D0 in kcal/mol and R0 in Å, with σ = R0 / 2^(1/6)). The values are quoted from
+memory of that table; the clay charges and LJ parameters agree with an independent
+public parameter file (M. Holmboe's MATLAB "atom" toolbox, ``clayff_2004_param.m``),
+except ``ohs``, which that file gives as −1.0809 e (the value that makes one Mg
+substitution exactly −1 e) where −1.0808 e is used here. Not checked against the
+paper itself: **unverified**. ClayFF's aqueous ions are taken by Cygan et al. from
+earlier work: Na+ from D. E. Smith and L. X. Dang, J. Chem. Phys. 100, 3757 (1994)
+(σ = 2.350 Å, ε = 0.1300 kcal/mol); K+ from L. X. Dang, J. Am. Chem. Soc. 117, 6954
+(1995) and Ca2+ from J. Åqvist, J. Phys. Chem. 94, 8021 (1990) — the K+ and Ca2+
+attributions are **unverified** here.
 
 Water is SPC/E (:mod:`simwright.forcefields.spce`, Berendsen et al. 1987), whose
 oxygen LJ (0.6502 kJ/mol = 0.1554 kcal/mol, 3.166 Å) is ClayFF's water oxygen;
