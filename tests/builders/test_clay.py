@@ -94,3 +94,18 @@ def test_starting_waters_are_whole_molecules_in_the_interlayer() -> None:
 def test_a_charge_that_cannot_be_balanced_is_refused(charge, cells, words) -> None:
     with pytest.raises(ValidationError, match=words):
         ClayParameters(cation="Na", layer_charge=charge, cells=cells).cation_count()
+
+
+def test_tetrahedral_substitution_types_four_obts_and_never_doubles_an_oxygen() -> None:
+    params = ClayParameters(cation="Na", layer_charge=0.4, tetrahedral_charge=0.1)
+    system = build_clay(params)
+    report = check_clay(system)
+    assert report.ok, report.failed()
+    counts = collections.Counter(system.types)
+    assert counts["at"] == 4 and counts["mgo"] == 12  # 2 + 6 per sheet, 16 Na in all
+    assert counts["obts"] == 16 and "obss" not in counts
+    assert system.kinds.count("cation") == 16
+    # ClayFF leaves -0.0002 e per Al-for-Si and +0.0002 e per Mg-for-Al
+    assert system.charges.sum() == pytest.approx(12 * 0.0002 - 4 * 0.0002, abs=1e-9)
+    with pytest.raises(ValidationError, match="exceeds layer_charge"):
+        ClayParameters(cation="Na", layer_charge=0.2, tetrahedral_charge=0.3).cation_count()

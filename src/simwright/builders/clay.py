@@ -8,8 +8,11 @@ octahedral Mg-for-Al substitution, with this **pattern**: in each sheet,
 ``min_substitution_separation_a`` (default 5.0 Å, periodic) from every Mg already
 chosen in that sheet — so no two Mg share an oxygen (Al–Al neighbours are 3.05 Å
 apart, second neighbours 5.28 Å). The oxygens bonded to a Mg become ``obos``
-(apical) and ``ohs`` (hydroxyl), as ClayFF prescribes. Tetrahedral substitution
-is not built.
+(apical) and ``ohs`` (hydroxyl), as ClayFF prescribes. Optionally
+``tetrahedral_charge`` of the layer charge comes from Al-for-Si substitution,
+chosen the same way (same RNG, after the Mg) among tetrahedra none of whose oxygens
+already neighbours a Mg (so no ``obss`` doubly substituted oxygen arises), the 4
+oxygens of each tetrahedral Al becoming ``obts``.
 
 Sheet 1 lies below sheet 2, their mid-planes ``basal_spacing_a`` apart, with
 ``vacuum_a`` of empty space beyond each external surface (periodic in z, so the
@@ -57,8 +60,32 @@ class ClayParameters(BaseModel):
     vacuum_a: float = Field(default=20.0, ge=5.0)
     interlayer_waters: int = Field(default=0, ge=0)
     cation_height_a: float = Field(default=2.5, gt=0)
+    tetrahedral_charge: float = Field(default=0.0, ge=0, le=1.0)
+    """The part of ``layer_charge`` from Al-for-Si substitution (the rest is Mg-for-Al)."""
     min_substitution_separation_a: float = Field(default=5.0, gt=3.2)
     seed: int = Field(default=1, ge=0)
+
+    def substitutions_per_sheet(self) -> tuple[int, int]:
+        """(octahedral Mg, tetrahedral Al) substitutions per sheet; refused unless integers."""
+        cells = self.cells[0] * self.cells[1]
+        if self.tetrahedral_charge > self.layer_charge + 1e-12:
+            raise ValidationError(
+                f"tetrahedral_charge {self.tetrahedral_charge} exceeds layer_charge "
+                f"{self.layer_charge}"
+            )
+        out = []
+        for name, charge in (
+            ("octahedral", self.layer_charge - self.tetrahedral_charge),
+            ("tetrahedral", self.tetrahedral_charge),
+        ):
+            n = charge * cells
+            if abs(n - round(n)) > 1e-6:
+                raise ValidationError(
+                    f"{name} charge {charge:g} × {cells} cells per sheet = {n:g} "
+                    "substitutions per sheet: must be an integer"
+                )
+            out.append(round(n))
+        return out[0], out[1]
 
     def cation_count(self) -> int:
         """Number of exchangeable cations; refused unless an integer divisible by 4."""
@@ -72,6 +99,7 @@ class ClayParameters(BaseModel):
                 f"layer_charge {self.layer_charge} × {n_cells // 2} cells per sheet = "
                 f"{per_sheet:g} substitutions per sheet: must be an integer"
             )
+        self.substitutions_per_sheet()
         if abs(count - round(count)) > 1e-6 or round(count) % 4:
             raise ValidationError(
                 f"{charge:g} e of layer charge needs {count:g} {self.cation} ions: must be an "
@@ -116,26 +144,32 @@ def _minimum_image(d: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _choose_substitutions(
-    oct_xy: np.ndarray, n: int, lengths: np.ndarray, separation: float, rng: np.random.Generator
+    sites_xy: np.ndarray, n: int, lengths: np.ndarray, separation: float, rng: np.random.Generator
 ) -> list[int]:
     chosen: list[int] = []
-    for i in rng.permutation(len(oct_xy)):
+    for i in rng.permutation(len(sites_xy)):
         if len(chosen) == n:
             break
-        d = _minimum_image(oct_xy[chosen] - oct_xy[i], lengths) if chosen else np.zeros((0, 2))
+        d = _minimum_image(sites_xy[chosen] - sites_xy[i], lengths) if chosen else np.zeros((0, 2))
         if not chosen or np.min(np.linalg.norm(d, axis=1)) >= separation:
             chosen.append(int(i))
     if len(chosen) < n:
         raise ValidationError(
-            f"cannot place {n} Mg substitutions {separation} Å apart in a sheet of "
-            f"{len(oct_xy)} octahedral sites; lower layer_charge or enlarge cells"
+            f"cannot place {n} substitutions {separation} Å apart on {len(sites_xy)} sites "
+            "of a sheet; lower the charge or enlarge cells"
         )
     return chosen
 
 
+def _near(pos: np.ndarray, idx: list[int], centre: int, lengths: np.ndarray, r: float) -> list[int]:
+    d = _minimum_image(pos[idx] - pos[centre], np.array([*lengths, 1e9]))
+    return [idx[k] for k in np.flatnonzero(np.linalg.norm(d, axis=1) < r)]
+
+
 def _sheet(
-    cell: LayerCell, p: ClayParameters, z_mid: float, n_sub: int, rng: np.random.Generator
+    cell: LayerCell, p: ClayParameters, z_mid: float, rng: np.random.Generator
 ) -> tuple[np.ndarray, list[str]]:
+    n_oct, n_tet = p.substitutions_per_sheet()
     nx, ny = p.cells
     lengths = np.array([nx * cell.a_a, ny * cell.b_a])
     shifts = np.array([(i, j) for i in range(nx) for j in range(ny)], dtype=float)
@@ -143,22 +177,27 @@ def _sheet(
     xy = frac * np.array([cell.a_a, cell.b_a])
     z = np.tile(cell.z_a, len(shifts)) + z_mid
     roles = list(cell.roles) * len(shifts)
-    oct_idx = [i for i, r in enumerate(roles) if r == "oct"]
-    subs = {
-        oct_idx[k]
-        for k in _choose_substitutions(
-            xy[oct_idx], n_sub, lengths, p.min_substitution_separation_a, rng
-        )
-    }
-    types = [_ROLE_TYPE[r] for r in roles]
     pos = np.column_stack([xy, z])
+    types = [_ROLE_TYPE[r] for r in roles]
+    sep = p.min_substitution_separation_a
+    oct_idx = [i for i, r in enumerate(roles) if r == "oct"]
     anions = [i for i, r in enumerate(roles) if r in ("apical", "hydroxyl_o")]
-    for s in subs:
-        types[s] = "mgo"
-        d = _minimum_image(pos[anions] - pos[s], np.array([*lengths, 1e9]))
-        for k in np.flatnonzero(np.linalg.norm(d, axis=1) < 2.3):
-            a = anions[k]
+    for k in _choose_substitutions(xy[oct_idx], n_oct, lengths, sep, rng):
+        types[oct_idx[k]] = "mgo"
+        for a in _near(pos, anions, oct_idx[k], lengths, 2.3):
             types[a] = "obos" if roles[a] == "apical" else "ohs"
+    if n_tet:
+        oxygens = [i for i, r in enumerate(roles) if r in ("apical", "basal")]
+        # a tetrahedron next to a Mg (its apical O already obos) is not substituted: no obss
+        free = [
+            i
+            for i, r in enumerate(roles)
+            if r == "tet" and all(types[o] == "ob" for o in _near(pos, oxygens, i, lengths, 1.7))
+        ]
+        for k in _choose_substitutions(pos[free][:, :2], n_tet, lengths, sep, rng):
+            types[free[k]] = "at"
+            for o in _near(pos, oxygens, free[k], lengths, 1.7):
+                types[o] = "obts"
     return pos, types
 
 
@@ -264,14 +303,13 @@ def build_clay(p: ClayParameters) -> ClaySystem:
     """Two substituted sheets, cations and optional interlayer water (see module docstring)."""
     n_cat = p.cation_count()
     cell = dioctahedral_cell()
-    n_sub_sheet = round(p.layer_charge * p.cells[0] * p.cells[1])
     half_t = cell.thickness_a / 2
     z1 = p.vacuum_a + half_t
     z2 = z1 + p.basal_spacing_a
     box = np.array([p.cells[0] * cell.a_a, p.cells[1] * cell.b_a, z2 + half_t + p.vacuum_a])
     rng = np.random.default_rng(p.seed)
-    pos1, t1 = _sheet(cell, p, z1, n_sub_sheet, np.random.default_rng(p.seed + 1))
-    pos2, t2 = _sheet(cell, p, z2, n_sub_sheet, np.random.default_rng(p.seed + 2))
+    pos1, t1 = _sheet(cell, p, z1, np.random.default_rng(p.seed + 1))
+    pos2, t2 = _sheet(cell, p, z2, np.random.default_rng(p.seed + 2))
     plan: list[tuple[str, int, Literal["top", "bottom"], float]] = [
         ("interlayer", n_cat // 2, "top", (z1 + z2) / 2),
         ("below", n_cat // 4, "bottom", z1 - half_t - p.cation_height_a),
@@ -311,6 +349,6 @@ def build_clay(p: ClayParameters) -> ClaySystem:
         sheet=sheet.astype(int),
         sheet_mid_z=(z1, z2),
         thickness_a=cell.thickness_a,
-        substitutions=(t1.count("mgo"), t2.count("mgo")),
+        substitutions=(t1.count("mgo") + t1.count("at"), t2.count("mgo") + t2.count("at")),
         cation_sites=tuple(cat_sites),
     )

@@ -14,7 +14,12 @@ from typing import Any, Final
 import numpy as np
 
 from simwright.builders.clay import ClaySystem
-from simwright.forcefields.clayff import ALL_TYPES, IONS, SUBSTITUTION_CHARGE_E
+from simwright.forcefields.clayff import (
+    ALL_TYPES,
+    IONS,
+    SUBSTITUTION_CHARGE_E,
+    TET_SUBSTITUTION_CHARGE_E,
+)
 
 MAX_RESIDUAL_E: Final = 0.004
 """Largest total charge accepted (e): ClayFF's rounding leaves 0.0002 e per Mg."""
@@ -63,14 +68,24 @@ def _charge_checks(s: ClaySystem) -> list[Check]:
             "total_charge_e",
             abs(total) <= MAX_RESIDUAL_E + 1e-9,
             round(total, 6),
-            f"|q| <= {MAX_RESIDUAL_E} (ClayFF rounding: {n_sub} × 0.0002)",
+            f"|q| <= {MAX_RESIDUAL_E} (ClayFF rounding: ±0.0002 per substitution, {n_sub})",
         )
     ]
-    for sheet, n in zip((1, 2), s.substitutions, strict=True):
+    types = np.array(s.types)
+    for sheet in (1, 2):
         q = float(s.charges[s.sheet == sheet].sum())
-        want = n * SUBSTITUTION_CHARGE_E
+        in_sheet = types[s.sheet == sheet]
+        want = (
+            np.count_nonzero(in_sheet == "mgo") * SUBSTITUTION_CHARGE_E
+            + np.count_nonzero(in_sheet == "at") * TET_SUBSTITUTION_CHARGE_E
+        )
         checks.append(
-            Check(f"sheet{sheet}_charge_e", abs(q - want) < 1e-6, round(q, 6), round(want, 6))
+            Check(
+                f"sheet{sheet}_charge_e",
+                bool(abs(q - want) < 1e-6),
+                round(q, 6),
+                round(float(want), 6),
+            )
         )
     wrong = [i for i, t in enumerate(s.types) if abs(s.charges[i] - ALL_TYPES[t].charge_e) > 1e-12]
     checks.append(Check("charges_match_types", not wrong, len(wrong), 0))
@@ -91,15 +106,22 @@ def _count_checks(s: ClaySystem) -> list[Check]:
     }
     expected = {"interlayer": n_cat // 2, "below": n_cat // 4, "above": n_cat // 4}
     n_mg = s.types.count("mgo")
+    n_at = s.types.count("at")
     return [
         Check("cation_count_integer", abs(exact - round(exact)) < 1e-9, exact, round(exact)),
         Check("cation_count", n_cat == round(exact), n_cat, round(exact)),
         Check("cation_partition", found == expected, found, expected),
         Check(
             "substitutions",
-            n_mg == sum(s.substitutions) == round(exact * IONS[p.cation].charge_e),
-            n_mg,
+            n_mg + n_at == sum(s.substitutions) == round(exact * IONS[p.cation].charge_e),
+            n_mg + n_at,
             round(exact * IONS[p.cation].charge_e),
+        ),
+        Check(
+            "obts_per_tetrahedral_al",
+            s.types.count("obts") == 4 * n_at,
+            s.types.count("obts"),
+            4 * n_at,
         ),
         Check("obos_per_mg", s.types.count("obos") == 4 * n_mg, s.types.count("obos"), 4 * n_mg),
         Check("ohs_per_mg", s.types.count("ohs") == 2 * n_mg, s.types.count("ohs"), 2 * n_mg),

@@ -176,6 +176,10 @@ ClayFF's rounded charges leave +0.0002 e per substitution once the cation's
 +1 e is added: 20 substitutions leave +0.004 e in all."""
 
 
+TET_SUBSTITUTION_CHARGE_E: Final = (1.575 - 2.1) + 4 * (-1.1688 + 1.05)
+"""Charge change of one Al-for-Si substitution with its 4 obts: −1.0002 e."""
+
+
 def clayff_sources() -> dict[str, str]:
     """Each model part with its source (for ``model.json`` and reports)."""
     return {
