@@ -177,6 +177,22 @@ PROPERTIES: tuple[Property, ...] = (
         "none: the knowledge module metal_deposition_on_slab describes the procedure",
         ("deposition",),
     ),
+    Property(
+        "pore geometry",
+        r"pore (?:size|diameter|volume|geometry|limiting diameter)s?|porosity"
+        r"|(?:accessible |geometric |gravimetric |volumetric )?surface areas?"
+        r"|largest (?:cavity|cavities|included sphere|free sphere)|void fraction"
+        r"|channel dimensionality",
+        "none: mof_pores measures the pores of a MOF built by PORMAKE or read from a CIF file",
+        ("mof_pores",),
+    ),
+    Property(
+        "metal-organic framework",
+        r"mofs?|metal[- ]organic frameworks?|mof-5|irmof-1|hkust-1|uio-66",
+        "none: mof_pores builds (PORMAKE) or reads (CIF) a MOF, relaxes it with a universal "
+        "MLIP and measures its pores (Zeo++)",
+        ("mof_pores",),
+    ),
     Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
     Property(
         "reaction barrier",
