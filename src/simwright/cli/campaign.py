@@ -121,9 +121,12 @@ def plan_cmd(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> 
     """Show the states in execution order with their segment and step budgets."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.plan import plan
+    from simwright.campaign.segment_engines import make_engine
     from simwright.cli.campaign_views import print_plan
 
-    data = plan(_load(spec, settings_for(home)))
+    settings = settings_for(home)
+    loaded = _load(spec, settings)
+    data = plan(loaded, make_engine(loaded.segment.engine, settings))
     if json_out:
         emit(data)
     else:
