@@ -156,6 +156,8 @@ class Orchestrator:
             outcome = run.outcome("budget_exceeded", None, str(exc))
         except AgentError as exc:
             outcome = run.outcome("failed", None, str(exc))
+        finally:
+            await run.ctx.aclose()
         run.recorder.finish(outcome.status, outcome.as_dict(), outcome.error)
         return outcome
 

@@ -112,6 +112,13 @@ class AgentSettings(BaseModel):
     engine_timeout_s: float = Field(default=1800.0, gt=0)
     trace_rtol: float = Field(default=1e-3, gt=0, lt=1)
     memory_min_similarity: float = Field(default=0.35, ge=0, le=1)
+    request_timeout_s: float = Field(default=300.0, gt=0, le=3600)
+    """Seconds one HTTP attempt to a provider may take (the client's timeout)."""
+    provider_retries: int = Field(default=2, ge=0, le=10)
+    """Retries of the provider client (429 with ``retry-after``, 5xx, timeouts) before a
+    request counts as a failed attempt of its tier."""
+    stream: bool = False
+    """Ask providers for streamed replies (server-sent events), assembled before use."""
     caps: Caps = Field(default_factory=lambda: Caps())
     prices: dict[str, Price] = Field(default_factory=dict)
 
