@@ -5,7 +5,9 @@ Usage: python agent_kill.py HOME MODE. The plan has two ASE subtasks, s1 and s2.
 MODE "between": killed when the orchestrator is asked about s1's report (s1 is
 recorded as completed, nothing of s2 has started). MODE "during": killed inside
 s2's executor, after its script was written and before it runs (s2 is recorded as
-running). The scripted model's reply kills the process, so the kill lands exactly there.
+running). MODE "refine": the run plans and answers s1 alone, then a person's feedback
+adds s2 (a refinement turn) and the process is killed inside s2's executor. The
+scripted model's reply kills the process, so the kill lands exactly there.
 """
 
 from __future__ import annotations
@@ -88,6 +90,27 @@ def finish(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return call("finish", answer={"summary": summary, "values": values})
 
 
+def finish_all(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """finish citing every output of the completed reports as the reports give it."""
+    found = re.findall(
+        r"subtask (\w+) \((?:ase|protocol)\): completed\n(?:.*\n)*?output (\w+) = "
+        r"([-0-9.eE+]+) (\S*) ?\(source (\S+); quantity ([^)]+)\)",
+        prompt_text(messages[-1:]),
+    )
+    assert found, prompt_text(messages[-1:])
+    values = {
+        f"{name}_{sid}": {
+            "name": f"{name}_{sid}",
+            "value": float(v),
+            "unit": unit,
+            "source": src,
+            "quantity": q,
+        }
+        for sid, name, v, unit, src, q in found
+    }
+    return call("finish", answer={"summary": "Done.", "values": list(values.values())})
+
+
 def kill(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """SIGKILL this process (a reply that never comes)."""
     os.kill(os.getpid(), signal.SIGKILL)
@@ -116,7 +139,11 @@ def main() -> None:
     home, mode = Path(sys.argv[1]), sys.argv[2]
     settings = Settings(home=home, threads=1)
     plan = call("outline_plan", subtasks=PLAN)
-    if mode == "between":
+    if mode == "refine":
+        first = call("outline_plan", subtasks=PLAN[:1])
+        orch = [first, finish_all, call("refine_plan", add=PLAN[1:])]
+        ex = [*executor_replies("3.6"), executor_replies("3.7")[0], kill]
+    elif mode == "between":
         orch = [plan, kill]
         ex = executor_replies("3.6")
     else:
@@ -128,7 +155,10 @@ def main() -> None:
     }
     with pytest.MonkeyPatch.context() as mp:
         block_network(mp)
-        orchestrator(settings, Store.at(home / "simwright.db"), scripts).run(REQUEST)
+        orch_ = orchestrator(settings, Store.at(home / "simwright.db"), scripts)
+        out = orch_.run(REQUEST if mode != "refine" else "EMT energy of fcc Cu at a = 3.6 Å")
+        if mode == "refine":
+            orch_.refine(out.run_id, "Also at a = 3.7 Å.", author="ana")
 
 
 if __name__ == "__main__":

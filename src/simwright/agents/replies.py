@@ -148,6 +148,18 @@ class Finish(BaseModel):
 Update = Proceed | ReviseSubtask | DiscardSubtask | AddSubtasks | ConsultExecutor | Finish
 
 
+class RefinePlan(BaseModel):
+    """The orchestrator's answer to a person's feedback: the subtasks to revise (run again
+    with a new instruction), discard and add. Completed subtasks not named are reused."""
+
+    model_config = _STRICT
+
+    revise: list[ReviseSubtask] = Field(default_factory=list, max_length=10)
+    discard: list[DiscardSubtask] = Field(default_factory=list, max_length=10)
+    add: list[SubtaskSpec] = Field(default_factory=list, max_length=10)
+    note: str = Field(default="", max_length=2000)
+
+
 # -- executors ------------------------------------------------------------------
 class OutputValue(BaseModel):
     """A value an executor reports, with the file (in its working directory) that holds it."""

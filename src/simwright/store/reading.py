@@ -102,6 +102,7 @@ class EventFields(Protocol):
     id: int
     kind: str
     message: str
+    payload_json: str
     step_id: int | None
     created_at: datetime
 

@@ -119,6 +119,9 @@ class AgentSettings(BaseModel):
     request counts as a failed attempt of its tier."""
     stream: bool = False
     """Ask providers for streamed replies (server-sent events), assembled before use."""
+    hold_on_fail: bool = False
+    """A committee verdict of Fail stops the run for a person instead of letting the
+    orchestrator go on (``simwright ask --approve`` / ``--continue`` resume it)."""
     caps: Caps = Field(default_factory=lambda: Caps())
     prices: dict[str, Price] = Field(default_factory=dict)
 
