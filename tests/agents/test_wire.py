@@ -16,6 +16,7 @@ from pydantic_ai.messages import ModelResponse
 from helpers.agents import block_network
 from helpers.llm_server import Garbage, ModelServer, RateLimited, Stall, WireRequest, serving
 from helpers.llm_wire import tokens_of
+from helpers.wire_replies import complete_energy
 from simwright.agents.assemble import build_orchestrator
 from simwright.agents.scripted import call, raw_call
 from simwright.agents.setup.config import AgentSettings, ModelRef, RoleConfig
@@ -54,14 +55,6 @@ def wire_settings(server: ModelServer, *, stream: bool, **roles: Any) -> AgentSe
         provider_retries=1,
         stream=stream,
     )
-
-
-def complete_energy(request: WireRequest) -> ModelResponse:
-    """complete_task with the energy the run tool reported (read from the wire)."""
-    ran = request.last_tool_result("run")
-    data = json.loads(ran.split("result.json: ", 1)[1].split("; final")[0])
-    energy = {"value": data["energy_ev"], "unit": "eV", "source": "result.json"}
-    return call("complete_task", outputs={"energy": energy}, summary="single point done")
 
 
 def finish(request: WireRequest) -> ModelResponse:

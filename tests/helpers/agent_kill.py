@@ -90,14 +90,14 @@ def finish(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return call("finish", answer={"summary": summary, "values": values})
 
 
-def finish_all(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    """finish citing every output of the completed reports as the reports give it."""
+def finish_text(text: str) -> ModelResponse:
+    """finish citing every output of the completed reports in ``text`` as they are given."""
     found = re.findall(
         r"subtask (\w+) \((?:ase|protocol)\): completed\n(?:.*\n)*?output (\w+) = "
         r"([-0-9.eE+]+) (\S*) ?\(source (\S+); quantity ([^)]+)\)",
-        prompt_text(messages[-1:]),
+        text,
     )
-    assert found, prompt_text(messages[-1:])
+    assert found, text
     values = {
         f"{name}_{sid}": {
             "name": f"{name}_{sid}",
@@ -109,6 +109,11 @@ def finish_all(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         for sid, name, v, unit, src, q in found
     }
     return call("finish", answer={"summary": "Done.", "values": list(values.values())})
+
+
+def finish_all(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """finish citing every output of the completed reports of the latest prompt."""
+    return finish_text(prompt_text(messages[-1:]))
 
 
 def kill(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
