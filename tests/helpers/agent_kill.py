@@ -91,23 +91,23 @@ def finish(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 
 
 def finish_text(text: str) -> ModelResponse:
-    """finish citing every output of the completed reports in ``text`` as they are given."""
-    found = re.findall(
-        r"subtask (\w+) \((?:ase|protocol)\): completed\n(?:.*\n)*?output (\w+) = "
-        r"([-0-9.eE+]+) (\S*) ?\(source (\S+); quantity ([^)]+)\)",
-        text,
-    )
-    assert found, text
-    values = {
-        f"{name}_{sid}": {
-            "name": f"{name}_{sid}",
-            "value": float(v),
-            "unit": unit,
-            "source": src,
-            "quantity": q,
-        }
-        for sid, name, v, unit, src, q in found
-    }
+    """finish citing every output of the completed reports in ``text`` as they are given
+    (each named ``<output>_<subtask>``)."""
+    values: dict[str, dict[str, Any]] = {}
+    for report in re.finditer(r"subtask (\w+) \(\w+\): completed\n((?:(?!subtask ).*\n?)*)", text):
+        for out in re.finditer(
+            r"output (\w+) = ([-0-9.eE+]+) (\S*) ?\(source (\S+); quantity ([^)]+)\)",
+            report.group(2),
+        ):
+            name = f"{out.group(1)}_{report.group(1)}"
+            values[name] = {
+                "name": name,
+                "value": float(out.group(2)),
+                "unit": out.group(3),
+                "source": out.group(4),
+                "quantity": out.group(5),
+            }
+    assert values, text
     return call("finish", answer={"summary": "Done.", "values": list(values.values())})
 
 

@@ -25,6 +25,7 @@ from simwright.agents.execution.adapters import EngineAdapter
 from simwright.agents.execution.docs_search import DocSearch, DocsTool, NoDocs
 from simwright.agents.execution.examples import EpisodicMemory, NoMemory
 from simwright.agents.execution.executor import Executor
+from simwright.agents.execution.mcp_adapter import McpAdapter
 from simwright.agents.orchestration.approval import plan_estimate
 from simwright.agents.orchestration.article import ExtractionTarget, extract_module
 from simwright.agents.orchestration.board import Board, Task
@@ -233,7 +234,10 @@ class _Run:
             decider=(lambda: make(ctx)) if make is not None else None,
             modules=orch.modules,
         )
-        self.check = PlanCheck(self.tool, frozenset(orch.adapters), orch.settings.max_subtasks)
+        notes = tuple(a.summary() for a in orch.adapters.values() if isinstance(a, McpAdapter))
+        self.check = PlanCheck(
+            self.tool, frozenset(orch.adapters), orch.settings.max_subtasks, notes=notes
+        )
         self.committee = Committee(ctx, self._review_sink)
         self.docs = DocsTool(ctx, orch.docs)
         self.executors: dict[str, Executor] = {}
