@@ -75,7 +75,9 @@ def test_review_approve_and_refine_from_the_command_line(tmp_path: Path) -> None
 
     shown = ask(home, server, "show", run_id)
     assert shown.returncode == 0, shown.stderr
-    assert "1. held at" in shown.stdout and "2. approval by ana" in shown.stdout
-    assert "3. feedback by ben" in shown.stdout and "changed s2; reused s1" in shown.stdout
+    conversation = shown.stdout.split("conversation:", 1)[1]
+    kinds = re.findall(r"^  \S+ (\w+(?: by \w+)?):", conversation, re.M)
+    assert kinds == ["request", "held", "approval by ana", "answer", "feedback by ben", "answer"]
+    assert "changed s2; reused s1" in conversation
     empty = ask(home, server, "ask", "--continue", run_id)
     assert empty.returncode == 2 and "give your feedback" in empty.stderr

@@ -109,11 +109,13 @@ def test_feedback_adds_a_subtask_and_reuses_the_finished_one(
     retry = str(scripts["scripted:orch"].seen[3][-1])
     assert "no subtask ['s9']" in retry  # an unknown subtask is sent back, not applied
     turns = turns_json(store, first.run_id)
-    assert [(t["kind"], t["author"], t["status"]) for t in turns] == [
-        ("request", None, "answered"),
-        ("feedback", "ana", "answered"),
+    assert [(t["kind"], t["author"]) for t in turns] == [
+        ("request", None),
+        ("answer", None),
+        ("feedback", "ana"),
+        ("answer", None),
     ]
-    assert turns[1]["changed"] == ["s2"] and turns[1]["answer"] == "Done."
+    assert (turns[2]["changed"], turns[2]["reused"]) == (["s2"], ["s1"])
     assert store.get_run(first.run_id).status == "completed"
 
 
@@ -191,4 +193,4 @@ def test_a_fail_verdict_waits_for_a_person_whose_feedback_changes_the_plan(
     assert [v.name for v in done.answer.values] == ["energy_s2"]  # type: ignore[union-attr]
     assert all(m.left == 0 for m in scripts.values())
     kinds = [t["kind"] for t in turns_json(store, held.run_id)]
-    assert kinds == ["request", "held", "feedback"]
+    assert kinds == ["request", "held", "feedback", "answer"]
