@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 
@@ -30,6 +30,7 @@ from simwright.agents.orchestration.approval import plan_estimate
 from simwright.agents.orchestration.article import ExtractionTarget, extract_module
 from simwright.agents.orchestration.board import Board, Task
 from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
+from simwright.agents.orchestration.outcome import AgentOutcome, Status
 from simwright.agents.orchestration.planning import PlanCheck, Planner, planning_error
 from simwright.agents.orchestration.protocol_tool import ProtocolTool
 from simwright.agents.orchestration.refine import (
@@ -56,7 +57,6 @@ from simwright.agents.review.critics import Committee, Review
 from simwright.agents.review.reports import SubtaskReport
 from simwright.agents.setup.bundle import AgentContext, ModelFactory
 from simwright.agents.setup.config import AgentSettings
-from simwright.agents.usage.ledger import Totals
 from simwright.agents.usage.records import AgentRecorder
 from simwright.agents.usage.tokens import TokenCounter
 from simwright.graph import Decider
@@ -66,33 +66,7 @@ from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store
 
-Status = Literal["completed", "failed", "needs_clarification", "budget_exceeded", "needs_review"]
 INPUT_SUFFIXES = (".extxyz", ".xyz", ".pdb", ".data", ".h5", ".json")
-
-
-@dataclass(frozen=True)
-class AgentOutcome:
-    """How an agent run ended: status, answer, reports and usage."""
-
-    run_id: str
-    status: Status
-    run_dir: Path
-    answer: FinalAnswer | None
-    reports: tuple[SubtaskReport, ...]
-    usage: Totals
-    error: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary (the run's ``result_json``)."""
-        return {
-            "run_id": self.run_id,
-            "status": self.status,
-            "run_dir": str(self.run_dir),
-            "answer": self.answer.model_dump() if self.answer else None,
-            "reports": [r.as_dict() for r in self.reports],
-            "usage": self.usage.as_dict(),
-            "error": self.error,
-        }
 
 
 @dataclass
