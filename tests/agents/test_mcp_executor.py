@@ -2,7 +2,8 @@
 reached over stdio and streamable HTTP by the official MCP client; its tools offered to
 the executor under the shared checked interface; what it returns turned into contract
 files that pass the fabrication guard and the structure sanity check. The orchestrator
-fetches a crystal and computes its EMT energy (scripted models, real ASE)."""
+fetches a crystal and computes its EMT energy (models scripted on the wire by the test
+server, the production provider clients, real ASE)."""
 
 from __future__ import annotations
 
@@ -15,18 +16,19 @@ from pathlib import Path
 
 import httpx
 import pytest
-from pydantic_ai.messages import ModelMessage, ModelResponse
-from pydantic_ai.models.function import AgentInfo
+from pydantic_ai.messages import ModelResponse
 
-from helpers.agent_kill import complete_energy, finish_all
-from helpers.agents import agent_settings, block_network, latest_return, prompt_text
+from helpers.agents import block_network
+from helpers.llm_server import WireRequest, serving
 from helpers.paths import REPO
 from helpers.service import free_port
+from helpers.wire_replies import complete_energy, finish_all
 from simwright.agents.execution.adapters_specs import AseAdapter
 from simwright.agents.execution.mcp_adapter import McpAdapter, connect_mcp
 from simwright.agents.orchestration.orchestrator import Orchestrator
-from simwright.agents.scripted import ScriptedModel, ScriptedModels, call, last_tool_return
-from simwright.agents.setup.config import McpServerConfig
+from simwright.agents.scripted import call
+from simwright.agents.setup.config import AgentSettings, McpServerConfig, ModelRef, RoleConfig
+from simwright.agents.setup.providers import build_model
 from simwright.knowledge.modules import load_modules
 from simwright.protocols import load_protocols
 from simwright.settings import Settings
@@ -96,9 +98,9 @@ ENERGY = {
 FETCH_SPEC = "tool: fetch_structure\narguments: "
 
 
-def complete_fetch(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+def complete_fetch(request: WireRequest) -> ModelResponse:
     """complete_task with the atom count the run tool reported."""
-    ran = last_tool_return(messages, "run")
+    ran = request.last_tool_result("run")
     assert "fetch.extxyz: Cu4 (4 atoms)" in ran, ran
     n_atoms = {"value": 4, "unit": "", "source": "fetch.json", "quantity": "n_atoms"}
     a = {"value": 3.61, "unit": "Å", "source": "fetch.json", "quantity": "a_A"}
@@ -109,22 +111,11 @@ def complete_fetch(messages: list[ModelMessage], info: AgentInfo) -> ModelRespon
 def test_the_orchestrator_fetches_a_crystal_through_an_mcp_executor(
     settings: Settings, store: Store, structures: McpAdapter
 ) -> None:
-    orch = ScriptedModel(
-        [call("outline_plan", subtasks=[FETCH, ENERGY]), call("proceed"), finish_all],
-        "scripted:orch",
-    )
-    ex = ScriptedModel(
-        [
-            call(
-                "write_script",
-                name="fetch.yaml",
-                content="tool: fetch_structure\narguments: {id: 5}\n",
-            ),
-            call(
-                "write_script",
-                name="fetch.yaml",
-                content="tool: fetch_structure\narguments: {id: Cu}\n",
-            ),
+    scripts = {
+        "orch": [call("outline_plan", subtasks=[FETCH, ENERGY]), call("proceed"), finish_all],
+        "exec": [
+            call("write_script", name="fetch.yaml", content=f"{FETCH_SPEC}{{id: 5}}\n"),
+            call("write_script", name="fetch.yaml", content=f"{FETCH_SPEC}{{id: Cu}}\n"),
             call("run", name="fetch.yaml"),
             complete_fetch,
             call(
@@ -135,25 +126,36 @@ def test_the_orchestrator_fetches_a_crystal_through_an_mcp_executor(
             call("run", name="sp.yaml"),
             complete_energy,
         ],
-        "scripted:exec",
-    )
-    scripts = {"scripted:orch": orch, "scripted:exec": ex}
-    out = Orchestrator(
-        settings=agent_settings({"orchestrator": "scripted:orch", "executor": "scripted:exec"}),
-        factory=ScriptedModels(scripts),
-        store=store,
-        sim_settings=settings,
-        protocols=load_protocols(),
-        modules=load_modules(),
-        adapters={"ase": AseAdapter(), "structures": structures},
-    ).run("EMT energy of the Cu crystal of the structure collection")
+    }
+    with serving(scripts) as server:  # the models on the wire, the tools over MCP
+        cfg = AgentSettings(
+            roles={
+                "orchestrator": RoleConfig(
+                    tiers=(ModelRef(name="openai:orch", base_url=server.openai_url),)
+                ),
+                "executor": RoleConfig(
+                    tiers=(ModelRef(name="anthropic:exec", base_url=server.anthropic_url),)
+                ),
+            },
+            api_keys={"openai": "sk-test", "anthropic": "sk-ant-test"},
+        )
+        out = Orchestrator(
+            settings=cfg,
+            factory=lambda ref: build_model(ref, cfg),
+            store=store,
+            sim_settings=settings,
+            protocols=load_protocols(),
+            modules=load_modules(),
+            adapters={"ase": AseAdapter(), "structures": structures},
+        ).run("EMT energy of the Cu crystal of the structure collection")
 
-    assert out.status == "completed", out.error
-    assert all(m.left == 0 for m in scripts.values())
-    outline = prompt_text(orch.seen[0])
+        assert out.status == "completed", out.error
+    outline = server.requests("orch")[0].request.text()
     assert "structures: crystal structures from a local CIF collection" in outline
-    assert "fetch_structure" in str(ex.infos[0].instructions)  # the executor reads the tools
-    assert "5 is not of type 'string'" in latest_return(ex.seen[1])  # checked before the call
+    executor = server.requests("exec")
+    assert "fetch_structure(id: string)" in executor[0].request.text()  # the tools, described
+    refused = executor[1].request.last_tool_result("write_script")
+    assert "5 is not of type 'string'" in refused  # checked before anything is called
     fetched, energy = out.reports
     assert fetched.executor == "structures" and fetched.outputs["n_atoms"].quantity == "n_atoms"
     (crystal,) = [s for s in fetched.structures if s["file"].endswith("fetch.extxyz")]
