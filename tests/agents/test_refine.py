@@ -194,3 +194,23 @@ def test_a_fail_verdict_waits_for_a_person_whose_feedback_changes_the_plan(
     assert all(m.left == 0 for m in scripts.values())
     kinds = [t["kind"] for t in turns_json(store, held.run_id)]
     assert kinds == ["request", "held", "feedback", "answer"]
+
+
+def test_feedback_on_a_run_without_a_plan_answers_its_question(
+    settings: Settings, store: Store
+) -> None:
+    scripts = scripts_of(
+        [
+            call("outline_plan", questions=["Which lattice constant?"]),
+            call("outline_plan", questions=["Which calculator?"]),
+        ],
+        [],
+    )
+    orch = orchestrator(settings, store, scripts)
+    first = orch.run("energy of fcc Cu")
+    assert first.status == "needs_clarification"
+
+    second = orch.refine(first.run_id, "a = 3.6 Å", author="ana")
+
+    assert second.status == "needs_clarification" and "Which calculator?" in (second.error or "")
+    assert "Request: energy of fcc Cu; a = 3.6 Å" in prompt_text(scripts["scripted:orch"].seen[1])

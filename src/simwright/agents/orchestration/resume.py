@@ -84,8 +84,13 @@ def load_state(store: Store, recorder: AgentRecorder) -> Resumed:
         if e.kind == PLAN_EVENT:
             request = str(json.loads(e.payload_json or "{}").get("request", request))
     rows = recorder.subtasks()
-    if not rows:
-        return Resumed(request, None)
+    if not rows:  # no plan yet: a person's feedback answers what planning asked
+        said = [
+            str(json.loads(e.payload_json or "{}").get("text", e.message))
+            for e in events
+            if e.kind == FEEDBACK_EVENT
+        ]
+        return Resumed("; ".join([request, *said]), None)
     board = Board(request)
     restarted = []
     for row in rows:
