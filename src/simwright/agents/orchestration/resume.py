@@ -85,12 +85,12 @@ def load_state(store: Store, recorder: AgentRecorder) -> Resumed:
             request = str(json.loads(e.payload_json or "{}").get("request", request))
     rows = recorder.subtasks()
     if not rows:  # no plan yet: a person's feedback answers what planning asked
-        said = [
+        given = [
             str(json.loads(e.payload_json or "{}").get("text", e.message))
             for e in events
             if e.kind == FEEDBACK_EVENT
         ]
-        return Resumed("; ".join([request, *said]), None)
+        return Resumed("; ".join([request, *given]), None)
     board = Board(request)
     restarted = []
     for row in rows:
