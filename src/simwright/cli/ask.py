@@ -81,6 +81,10 @@ def ask(
         raise ValidationError("give only one of --resume, --continue and --approve")
     if resume is not None:
         resume_agent(resume, interactive=interactive, json_out=json_out, home=home)
+    if approve is not None and request:
+        raise ValidationError(
+            f'--approve takes no request; to change the plan: simwright ask --continue {approve} "..."'
+        )
     if approve is not None or continue_run is not None:
         if continue_run is not None and not (request or "").strip():
             raise ValidationError(
@@ -88,7 +92,8 @@ def ask(
             )
         if continue_run is not None:
             require_utf8(request or "", "the feedback")
-        _turn(continue_run or approve or "", request, author, json_out=json_out, home=home)
+        feedback = request if continue_run is not None else None
+        _turn(continue_run or approve or "", feedback, author, json_out=json_out, home=home)
     if not request:
         raise ValidationError("give a request, or --resume RUN to continue an agent run")
     require_utf8(request, "the request")
