@@ -83,7 +83,8 @@ def ask(
         resume_agent(resume, interactive=interactive, json_out=json_out, home=home)
     if approve is not None and request:
         raise ValidationError(
-            f'--approve takes no request; to change the plan: simwright ask --continue {approve} "..."'
+            "--approve takes no request; to change the plan: "
+            f'simwright ask --continue {approve} "..."'
         )
     if approve is not None or continue_run is not None:
         if continue_run is not None and not (request or "").strip():
