@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from helpers.agent_kill import PLAN
 from helpers.llm_server import ModelServer, serving
 from helpers.paths import TESTS
 from helpers.wire_replies import executor_replies, finish_all
 from simwright.agents.scripted import call
-
-pytestmark = pytest.mark.slow  # five CLI processes
+from simwright.cli.main import app
 
 
 def ask(home: Path, server: ModelServer, *args: str) -> subprocess.CompletedProcess[str]:
@@ -41,6 +41,7 @@ def ask(home: Path, server: ModelServer, *args: str) -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.slow  # six CLI processes
 def test_review_approve_and_refine_from_the_command_line(tmp_path: Path) -> None:
     home = tmp_path / "home"
     scripts = {
@@ -81,3 +82,18 @@ def test_review_approve_and_refine_from_the_command_line(tmp_path: Path) -> None
     assert "changed s2; reused s1" in conversation
     empty = ask(home, server, "ask", "--continue", run_id)
     assert empty.returncode == 2 and "give your feedback" in empty.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ask", "change it", "--approve", "r1"], "--approve takes no request"),
+        (["ask", "--approve", "r1", "--continue", "r1", "x"], "only one of"),
+        (["ask", "--continue", "r1"], "give your feedback"),
+    ],
+)
+def test_turn_options_that_cannot_work_are_refused(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = CliRunner().invoke(app, [*args, "--home", str(tmp_path / "home")])
+    assert result.exit_code == 2 and message in result.output
