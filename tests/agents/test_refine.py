@@ -13,6 +13,7 @@ import pytest
 from helpers.agent_kill import PLAN, executor_replies, finish_all
 from helpers.agents import agent_settings, block_network, prompt_text
 from simwright.agents.execution.adapters_specs import AnalysisAdapter, AseAdapter
+from simwright.agents.execution.examples import Episode, EpisodicMemory, NoMemory, Recalled
 from simwright.agents.orchestration.board import Board
 from simwright.agents.orchestration.orchestrator import Orchestrator
 from simwright.agents.orchestration.refine import apply_refinement
@@ -42,7 +43,11 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def orchestrator(
-    settings: Settings, store: Store, scripts: dict[str, ScriptedModel], **options: Any
+    settings: Settings,
+    store: Store,
+    scripts: dict[str, ScriptedModel],
+    memory: EpisodicMemory | None = None,
+    **options: Any,
 ) -> Orchestrator:
     roles = {"orchestrator": "scripted:orch", "executor": "scripted:exec"}
     critics = ["scripted:critic"] if "scripted:critic" in scripts else []
@@ -54,7 +59,22 @@ def orchestrator(
         protocols=load_protocols(),
         modules=load_modules(),
         adapters={"ase": AseAdapter(), "analysis": AnalysisAdapter()},
+        memory=memory or NoMemory(),
     )
+
+
+class OneEpisode:
+    """An episodic memory holding one successful ASE episode (similarity 0.9)."""
+
+    def __init__(self, episode: Episode) -> None:
+        self.episode = episode
+
+    def recall(self, executor: str, instruction: str, min_similarity: float) -> Recalled | None:
+        """The episode, for the ASE executor."""
+        return Recalled(self.episode, 0.9) if executor == "ase" else None
+
+    def remember(self, episode: Episode) -> None:
+        """Nothing is kept."""
 
 
 def scripts_of(orch: list[Any], ex: list[Any], critic: list[Any] | None = None) -> dict[str, Any]:
@@ -88,7 +108,8 @@ def test_feedback_adds_a_subtask_and_reuses_the_finished_one(
         ],
         [*executor_replies("3.6"), *executor_replies("3.7")],
     )
-    orch = orchestrator(settings, store, scripts)
+    past = Episode("ase", "EMT energy of fcc Cu at a = 3.7 Å", "success", outputs={"energy": -1})
+    orch = orchestrator(settings, store, scripts, memory=OneEpisode(past))
     first = orch.run("EMT energy of fcc Cu at a = 3.6 Å")
     assert first.status == "completed", first.error
 
@@ -106,6 +127,8 @@ def test_feedback_adds_a_subtask_and_reuses_the_finished_one(
     refine_prompt = prompt_text(scripts["scripted:orch"].seen[2])
     assert "First answer: Done." in refine_prompt and "subtask s1 (ase): completed" in refine_prompt
     assert "New feedback from the user: Also at a = 3.7" in refine_prompt
+    remembered = "a past ase subtask (similarity 0.90): EMT energy of fcc Cu at a = 3.7"
+    assert remembered in refine_prompt
     retry = str(scripts["scripted:orch"].seen[3][-1])
     assert "no subtask ['s9']" in retry  # an unknown subtask is sent back, not applied
     turns = turns_json(store, first.run_id)

@@ -41,6 +41,7 @@ from simwright.agents.orchestration.refine import (
     apply_refinement,
     ask_refinement,
     now_iso,
+    remembered,
 )
 from simwright.agents.orchestration.resume import PLAN_EVENT, Resumed, load_state
 from simwright.agents.orchestration.updates import UpdateState, next_update, update_agent
@@ -285,7 +286,13 @@ class _Run:
 
     async def _refine(self, feedback: str, answers: list[str]) -> None:
         state = UpdateState(self.ctx, self.board, self.check, self.root)
-        plan = await ask_refinement(state, answers, feedback)
+        memory = remembered(
+            self.o.memory,
+            sorted(self.o.adapters),
+            feedback,
+            self.o.settings.memory_min_similarity,
+        )
+        plan = await ask_refinement(state, answers, feedback, memory)
         changed = apply_refinement(self.board, plan)
         for subtask in changed:
             self._record(self.board.tasks[subtask])

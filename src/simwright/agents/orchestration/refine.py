@@ -3,7 +3,8 @@
 ``simwright ask --continue RUN "feedback"`` records the feedback as a
 ``user_feedback`` event (its text, author and time) and hands it to the
 orchestrator model with the run's board (every subtask with its status and
-report), the earlier turns and their answers. The model replies with a
+report), the earlier turns and their answers, and the past successful subtasks of
+episodic memory that resemble the feedback. The model replies with a
 :class:`~simwright.agents.replies.RefinePlan` — subtasks to revise, discard or add —
 validated against the board like any update. Subtasks it does not name keep their
 reports and are reused, not run again; the completed subtasks depending on a
@@ -14,12 +15,14 @@ not refined twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
 from pydantic_ai import Agent, ModelRetry, RunContext, ToolOutput
 from pydantic_ai.models import Model
 
+from simwright.agents.execution.examples import EpisodicMemory
 from simwright.agents.orchestration.board import Board
 from simwright.agents.orchestration.planning import subtask_problems
 from simwright.agents.orchestration.updates import UpdateState
@@ -44,8 +47,27 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def refine_prompt(board: Board, answers: list[str], feedback: str) -> str:
-    """What the orchestrator reads to refine: request, earlier turns, board, reports."""
+def remembered(
+    memory: EpisodicMemory, executors: Iterable[str], feedback: str, min_similarity: float
+) -> list[str]:
+    """Past successful subtasks (episodic memory) resembling the feedback, one line each."""
+    lines = []
+    for name in executors:
+        found = memory.recall(name, feedback, min_similarity)
+        if found is not None:
+            done = ", ".join(found.episode.outputs) or "no values"
+            lines.append(
+                f"- a past {name} subtask (similarity {found.similarity:.2f}): "
+                f"{found.episode.instruction[:300]} (reported {done})"
+            )
+    return lines
+
+
+def refine_prompt(
+    board: Board, answers: list[str], feedback: str, memory: Sequence[str] = ()
+) -> str:
+    """What the orchestrator reads to refine: request, earlier turns, board, reports,
+    resembling past subtasks."""
     parts = [f"Request: {board.request}"]
     for n, (said, answered) in enumerate(zip(board.feedback, answers[1:], strict=False), 1):
         parts.append(f"Turn {n} feedback: {said}\nTurn {n} answer: {answered}")
@@ -55,6 +77,8 @@ def refine_prompt(board: Board, answers: list[str], feedback: str) -> str:
     reports = board.reports()
     if reports:
         parts.append("Reports:\n" + "\n\n".join(r.text() for r in reports))
+    if memory:
+        parts.append("From episodic memory:\n" + "\n".join(memory))
     parts.append(f"New feedback from the user: {feedback}")
     return "\n\n".join(parts)
 
@@ -87,10 +111,12 @@ def refine_agent() -> Agent[UpdateState, RefinePlan]:
     return agent
 
 
-async def ask_refinement(state: UpdateState, answers: list[str], feedback: str) -> RefinePlan:
+async def ask_refinement(
+    state: UpdateState, answers: list[str], feedback: str, memory: Sequence[str] = ()
+) -> RefinePlan:
     """The orchestrator's validated plan change for ``feedback``."""
     agent = refine_agent()
-    prompt = refine_prompt(state.board, answers, feedback)
+    prompt = refine_prompt(state.board, answers, feedback, memory)
 
     async def ask(model: Model) -> RefinePlan:
         return (await agent.run(prompt, deps=state, model=model)).output
