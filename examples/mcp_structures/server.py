@@ -58,12 +58,10 @@ def build(root: Path) -> MCPServer:
     @server.tool()
     def list_structures() -> dict[str, Any]:
         """List the crystals of the collection: id, formula and number of atoms."""
-        return {
-            "structures": [{"id": key, **summary(path)} for key, path in entries(root).items()]
-        }
+        return {"structures": [{"id": key, **summary(path)} for key, path in entries(root).items()]}
 
     @server.tool()
-    def fetch_structure(id: str) -> dict[str, Any]:  # noqa: A002 (the tool's argument name)
+    def fetch_structure(id: str) -> dict[str, Any]:
         """Fetch one crystal by id: its CIF text, formula, atom count and cell lengths (Å)."""
         found = entries(root)
         if id not in found:
