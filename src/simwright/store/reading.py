@@ -104,7 +104,6 @@ class EventFields(Protocol):
     id: int
     kind: str
     message: str
-    payload_json: str
     step_id: int | None
     payload_json: str
     created_at: datetime
