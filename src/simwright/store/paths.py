@@ -48,13 +48,11 @@ def to_stored(path: str | Path, root: Path | None) -> str:
     candidate = Path(text)
     if not candidate.is_absolute():
         return PurePosixPath(candidate).as_posix()
-    for base, target in ((root, candidate), (root.resolve(), candidate.resolve())):
-        try:
-            relative = target.relative_to(base)
-        except ValueError:
-            continue
-        return relative.as_posix() or "."
-    return text
+    if not candidate.is_relative_to(root):  # perhaps through a link: compare real paths
+        root, candidate = root.resolve(), candidate.resolve()
+        if not candidate.is_relative_to(root):
+            return text
+    return candidate.relative_to(root).as_posix() or "."
 
 
 def from_stored(stored: str, root: Path | None) -> str:
