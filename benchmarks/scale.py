@@ -187,8 +187,13 @@ def store_section(tmp: Path, new_pg: Callable[[], str] | None, count: int) -> li
                 Store(url).close()
             wall, _ = _parallel(_transitions, writers, url, str(tmp), count)
             total = writers * count
-            row = {"backend": backend, "writers": writers, "transitions": total,
-                   "wall_s": round(wall, 2), "per_s": round(total / wall, 1)}  # fmt: skip
+            row = {
+                "backend": backend,
+                "writers": writers,
+                "transitions": total,
+                "wall_s": round(wall, 2),
+                "per_s": round(total / wall, 1),
+            }
             print(json.dumps({"store": row}), flush=True)
             rows.append(row)
     return rows
@@ -222,9 +227,14 @@ def bookkeeping_section(tmp: Path, new_pg: Callable[[], str] | None, systems: in
         assert all(r["status"] == "completed" for r in results), results
         cycles = sum(r["cycles"] for r in results)
         cpu = sum(r["cpu_s"] for r in results)
-        row = {"backend": backend, "writers": writers, "cycles": cycles, "wall_s": round(wall, 2),
-               "cycles_per_s": round(cycles / wall, 1),
-               "cycles_per_cpu_s": round(cycles / cpu, 1)}  # fmt: skip
+        row = {
+            "backend": backend,
+            "writers": writers,
+            "cycles": cycles,
+            "wall_s": round(wall, 2),
+            "cycles_per_s": round(cycles / wall, 1),
+            "cycles_per_cpu_s": round(cycles / cpu, 1),
+        }
         print(json.dumps({"bookkeeping": row}), flush=True)
         rows.append(row)
     return rows
@@ -235,25 +245,51 @@ def fill(store: Store, steps: int, batch: int = 20_000) -> None:
     runs = max(1, steps // 100)
     with store.engine.begin() as conn:
         for lo in range(0, runs, batch):
-            conn.execute(insert(RunRow), [
-                {"id": f"fill-{i:08d}", "protocol": "fill", "request": "", "params_json": "{}",
-                 "status": "completed", "workdir": f"fill-{i:08d}", "simwright_version": "0"}
-                for i in range(lo, min(runs, lo + batch))])  # fmt: skip
+            conn.execute(
+                insert(RunRow),
+                [
+                    {
+                        "id": f"fill-{i:08d}",
+                        "protocol": "fill",
+                        "request": "",
+                        "params_json": "{}",
+                        "status": "completed",
+                        "workdir": f"fill-{i:08d}",
+                        "simwright_version": "0",
+                    }
+                    for i in range(lo, min(runs, lo + batch))
+                ],
+            )
         for lo in range(0, steps, batch):
-            conn.execute(insert(StepRow), [
-                {"run_id": f"fill-{i // 100:08d}", "seq": i % 100 + 1, "attempt": 1, "name": "Fill",
-                 "step_json": "{}", "inputs_hash": f"{i:064x}", "status": "completed",
-                 "workdir": f"steps/{i % 100:03d}-Fill"}
-                for i in range(lo, min(steps, lo + batch))])  # fmt: skip
+            conn.execute(
+                insert(StepRow),
+                [
+                    {
+                        "run_id": f"fill-{i // 100:08d}",
+                        "seq": i % 100 + 1,
+                        "attempt": 1,
+                        "name": "Fill",
+                        "step_json": "{}",
+                        "inputs_hash": f"{i:064x}",
+                        "status": "completed",
+                        "workdir": f"steps/{i % 100:03d}-Fill",
+                    }
+                    for i in range(lo, min(steps, lo + batch))
+                ],
+            )
     cstore = CampaignStore(store)
     campaign, states = _campaign_rows("fill", "fill", max(1, steps // 1000))
     cstore.create(campaign, states)
     views = cstore.states("fill")
     with store.engine.begin() as conn:
         for lo in range(0, steps, batch):
-            conn.execute(insert(CampaignSegmentRow), [
-                _segment(views[i % len(views)], i // len(views) + 1)
-                for i in range(lo, min(steps, lo + batch))])  # fmt: skip
+            conn.execute(
+                insert(CampaignSegmentRow),
+                [
+                    _segment(views[i % len(views)], i // len(views) + 1)
+                    for i in range(lo, min(steps, lo + batch))
+                ],
+            )
 
 
 def _step_transitions(store: Store, count: int) -> float:
@@ -261,8 +297,15 @@ def _step_transitions(store: Store, count: int) -> float:
     store.create_run("probe", "p", request="", params_json="{}", workdir="probe", version="0")
     t0 = time.perf_counter()
     for seq in range(1, count + 1):
-        sid = store.begin_step("probe", seq=seq, attempt=1, name="Probe", step_json="{}",
-                               inputs_hash="h", workdir=f"steps/{seq:03d}")  # fmt: skip
+        sid = store.begin_step(
+            "probe",
+            seq=seq,
+            attempt=1,
+            name="Probe",
+            step_json="{}",
+            inputs_hash="h",
+            workdir=f"steps/{seq:03d}",
+        )
         store.finish_step("probe", StepOutcome(sid, "completed", wall_s=0.01, successor="Probe"))
     return (time.perf_counter() - t0) / count
 
@@ -290,11 +333,14 @@ def size_section(tmp: Path, sizes: tuple[int, ...], count: int) -> list[dict]:
         filled = time.perf_counter() - t0
         step_s = _step_transitions(store, count)
         cycle_wall, cycle_cpu = _cycle_cost(store, tmp / f"size-{steps}")
-        row = {"recorded_steps": steps, "fill_s": round(filled, 1),
-               "db_mb": round(db.stat().st_size / 1e6, 1),
-               "step_transition_ms": round(1000 * step_s, 3),
-               "cycle_ms": round(1000 * cycle_wall, 3),
-               "cycle_cpu_ms": round(1000 * cycle_cpu, 3)}  # fmt: skip
+        row = {
+            "recorded_steps": steps,
+            "fill_s": round(filled, 1),
+            "db_mb": round(db.stat().st_size / 1e6, 1),
+            "step_transition_ms": round(1000 * step_s, 3),
+            "cycle_ms": round(1000 * cycle_wall, 3),
+            "cycle_cpu_ms": round(1000 * cycle_cpu, 3),
+        }
         print(json.dumps({"size": row}), flush=True)
         rows.append(row)
         store.close()
@@ -324,8 +370,13 @@ def demo_section(tmp: Path, jobs: int) -> list[dict]:
             f"{s.system}/{s.condition}": s.values_json for s in runner.cstore.states(campaign)
         }
         store.close()
-        row = {"jobs": n, "status": status, "segments": len(segments), "wall_s": round(wall, 1),
-               "values": values}  # fmt: skip
+        row = {
+            "jobs": n,
+            "status": status,
+            "segments": len(segments),
+            "wall_s": round(wall, 1),
+            "values": values,
+        }
         print(json.dumps({k: v for k, v in row.items() if k != "values"}), flush=True)
         rows.append(row)
     rows[-1]["same_values_as_one_job"] = rows[-1]["values"] == rows[0]["values"]

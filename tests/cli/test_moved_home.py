@@ -34,10 +34,15 @@ def test_runs_and_campaigns_resume_in_a_moved_home(tmp_path: Path) -> None:
     new.parent.mkdir()
     shutil.move(old, new)
     with sqlite3.connect(new / "simwright.db") as db:
-        stored = [p for (p,) in db.execute("select workdir from runs union all "
-                  "select workdir from steps union all select workdir from campaigns union all "
-                  "select path from campaign_archives union all "
-                  "select restart_path from campaign_segments")]  # fmt: skip
+        stored = [
+            p
+            for (p,) in db.execute(
+                "select workdir from runs union all "
+                "select workdir from steps union all select workdir from campaigns union all "
+                "select path from campaign_archives union all "
+                "select restart_path from campaign_segments"
+            )
+        ]
     assert stored and not [p for p in stored if p.startswith("/")]
 
     code, shown = _cli(new, "show", done["run_id"])

@@ -86,8 +86,13 @@ def _report_refusals(
     if not refused:
         return
     if json_out and not skip:
-        emit({"status": "error", "error": f"{len(refused)} of {total} request(s) refused",
-              "refused": [_refusal(p) for p in refused]})  # fmt: skip
+        emit(
+            {
+                "status": "error",
+                "error": f"{len(refused)} of {total} request(s) refused",
+                "refused": [_refusal(p) for p in refused],
+            }
+        )
         return
     if json_out:
         return
@@ -152,8 +157,10 @@ def _live_table(
 ) -> Table:
     statuses = [_status(store, rid) for rid in run_ids]
     done = sum(s not in ("queued", "running") for s in statuses)
-    table = Table(box=box.SIMPLE, title=f"{done}/{len(run_ids)} done, "
-                  f"{len(running)} running, {time.monotonic() - t0:.0f} s")  # fmt: skip
+    table = Table(
+        box=box.SIMPLE,
+        title=f"{done}/{len(run_ids)} done, {len(running)} running, {time.monotonic() - t0:.0f} s",
+    )
     table.add_column("run", no_wrap=True)
     table.add_column("request")
     table.add_column("status")

@@ -45,6 +45,9 @@ def to_stored(path: str | Path, root: Path | None) -> str:
     text = str(path)
     if root is None or not text:
         return text
+    prefix = f"{root}/"
+    if text.startswith(prefix) and "/../" not in text and "/./" not in text:
+        return text[len(prefix) :]  # the common case, without pathlib (once per cycle)
     candidate = Path(text)
     if not candidate.is_absolute():
         return PurePosixPath(candidate).as_posix()
