@@ -322,20 +322,25 @@ def _cycle_cost(store: Store, root: Path) -> tuple[float, float]:
     return wall / cycles, cpu / cycles
 
 
-def size_section(tmp: Path, sizes: tuple[int, ...], count: int) -> list[dict]:
-    """Per-transition and per-cycle cost against the number of recorded steps."""
+def size_section(
+    tmp: Path, sizes: tuple[int, ...], count: int, keep: Path | None = None
+) -> list[dict]:
+    """Per-transition and per-cycle cost against the number of recorded steps (the filled
+    stores are kept in ``keep`` and reused by the next call when given)."""
     rows = []
     for steps in sizes:
-        db = tmp / f"size-{steps}.db"
+        db = (keep or tmp) / f"size-{steps}.db"
+        fresh = not db.exists()
         store = Store.at(db)
         t0 = time.perf_counter()
-        fill(store, steps)
+        if fresh:
+            fill(store, steps)
         filled = time.perf_counter() - t0
         step_s = _step_transitions(store, count)
         cycle_wall, cycle_cpu = _cycle_cost(store, tmp / f"size-{steps}")
         row = {
             "recorded_steps": steps,
-            "fill_s": round(filled, 1),
+            "fill_s": round(filled, 1) if fresh else None,
             "db_mb": round(db.stat().st_size / 1e6, 1),
             "step_transition_ms": round(1000 * step_s, 3),
             "cycle_ms": round(1000 * cycle_wall, 3),
@@ -393,6 +398,7 @@ def main() -> None:
     parser.add_argument("--probe", type=int, default=300, help="step transitions timed (size)")
     parser.add_argument("--jobs", type=int, default=3, help="systems in flight (demo)")
     parser.add_argument("--pg-url", help="an empty PostgreSQL database to use")
+    parser.add_argument("--keep", type=Path, help="keep (and reuse) the filled stores here")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args()
     only = set(args.only or ("store", "bookkeeping", "size"))
@@ -404,7 +410,7 @@ def main() -> None:
         if "bookkeeping" in only:
             results["bookkeeping"] = bookkeeping_section(root, new_pg, args.systems)
         if "size" in only:
-            results["size"] = size_section(root, (1000, args.big), args.probe)
+            results["size"] = size_section(root, (1000, args.big), args.probe, args.keep)
         if "demo" in only:
             results["demo"] = demo_section(root, args.jobs)
             print(json.dumps(results["demo"]), flush=True)
