@@ -371,6 +371,9 @@ def demo_section(tmp: Path, jobs: int) -> list[dict]:
         status = runner.run(campaign).status
         wall = time.perf_counter() - t0
         segments = runner.cstore.campaign_segments(campaign)
+        if status != "completed":
+            failed = [s.error for s in segments if s.status == "failed"]
+            raise SystemExit(f"demo with {n} job(s) ended {status}: {failed[:1]}")
         values = {
             f"{s.system}/{s.condition}": s.values_json for s in runner.cstore.states(campaign)
         }
