@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import json
 import multiprocessing as mp
+import secrets
 import sys
 import tempfile
 import time
@@ -294,11 +295,12 @@ def fill(store: Store, steps: int, batch: int = 20_000) -> None:
 
 def _step_transitions(store: Store, count: int) -> float:
     """Seconds per run-step transition (begin + finish, as the graph runner commits them)."""
-    store.create_run("probe", "p", request="", params_json="{}", workdir="probe", version="0")
+    run_id = f"probe-{secrets.token_hex(4)}"  # a kept store is probed again
+    store.create_run(run_id, "p", request="", params_json="{}", workdir=run_id, version="0")
     t0 = time.perf_counter()
     for seq in range(1, count + 1):
         sid = store.begin_step(
-            "probe",
+            run_id,
             seq=seq,
             attempt=1,
             name="Probe",
@@ -306,7 +308,7 @@ def _step_transitions(store: Store, count: int) -> float:
             inputs_hash="h",
             workdir=f"steps/{seq:03d}",
         )
-        store.finish_step("probe", StepOutcome(sid, "completed", wall_s=0.01, successor="Probe"))
+        store.finish_step(run_id, StepOutcome(sid, "completed", wall_s=0.01, successor="Probe"))
     return (time.perf_counter() - t0) / count
 
 
