@@ -15,13 +15,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, cast
 
 from sqlalchemy import Connection, Table, bindparam, func, select
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
 from simwright.campaign.status import CampaignError, StateStatus, check_transition
+from simwright.campaign.stored_paths import PATH_COLUMNS, CampaignPaths
 from simwright.store.models import utcnow
 from simwright.store.models_campaign import (
     CampaignArchiveRow,
@@ -31,10 +32,7 @@ from simwright.store.models_campaign import (
     CampaignSegmentRow,
     CampaignStateRow,
 )
-from simwright.store.paths import from_stored, to_stored
 from simwright.store.store import Store
-
-RowT = TypeVar("RowT", CampaignSegmentRow, CampaignArchiveRow, CampaignEventRow)
 
 StateFields = dict[str, Any]
 """Columns of a state to set, by name (``status`` is checked as a transition)."""
@@ -94,12 +92,6 @@ _UPDATE_STATE = _STATES.update().where(
 )
 """Compare-and-set update of a state: only while its status is the one read."""
 _UPDATE_SEGMENT = _SEGMENTS.update().where(_SEGMENTS.c.id == bindparam("b_id"))
-_PATHS: Final = {
-    CampaignSegmentRow: ("workdir", "restart_path"),
-    CampaignArchiveRow: ("path",),
-    CampaignEventRow: ("directory",),
-}
-"""Columns holding paths, recorded relative to the campaign directory."""
 
 
 def _view(row: Any) -> StateView:
@@ -117,37 +109,11 @@ class CampaignStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-        self._dirs: dict[str, Path] = {}
+        self.paths = CampaignPaths(store.roots.campaigns, self._sessions)
 
-    # -- paths ----------------------------------------------------------------
     def directory(self, campaign_id: str) -> Path:
-        """The absolute directory of a campaign (cached: it never changes while open)."""
-        found = self._dirs.get(campaign_id)
-        if found is None:
-            with self._sessions() as s:
-                stored = s.scalar(select(CampaignRow.workdir).where(CampaignRow.id == campaign_id))
-            if stored is None:
-                raise CampaignError(f"no campaign with id {campaign_id!r}")
-            found = self._dirs[campaign_id] = Path(from_stored(stored, self.store.roots.campaigns))
-        return found
-
-    def _campaign_row(self, row: CampaignRow) -> CampaignRow:
-        set_committed_value(row, "workdir", str(self.directory(row.id)))
-        return row
-
-    def _absolute(self, row: RowT) -> RowT:
-        """A campaign row with its recorded paths made absolute."""
-        root = self.directory(row.campaign_id)
-        for name in _PATHS[type(row)]:
-            set_committed_value(row, name, from_stored(getattr(row, name), root))
-        return row
-
-    def _stored(self, campaign_id: str, values: dict[str, Any], names: Sequence[str]) -> None:
-        """Make the paths among ``values`` relative to the campaign directory (in place)."""
-        root = self.directory(campaign_id)
-        for name in names:
-            if name in values:
-                values[name] = to_stored(values[name], root)
+        """The absolute directory of a campaign."""
+        return self.paths.directory(campaign_id)
 
     @contextmanager
     def _write(self) -> Iterator[Session]:
@@ -157,13 +123,11 @@ class CampaignStore:
     # -- campaigns ------------------------------------------------------------
     def create(self, campaign: CampaignRow, states: Sequence[CampaignStateRow]) -> None:
         """Insert a campaign and all its states."""
-        directory = Path(campaign.workdir)
-        campaign.workdir = to_stored(directory, self.store.roots.campaigns)
+        directory = self.paths.recorded(campaign)
         with self._write() as s:
             s.add(campaign)
             s.flush()
             s.add_all(states)
-        self._dirs[campaign.id] = directory
         set_committed_value(campaign, "workdir", str(directory))
 
     def campaign(self, campaign_id: str) -> CampaignRow:
@@ -171,7 +135,7 @@ class CampaignStore:
         with self._sessions() as s:
             exact = s.get(CampaignRow, campaign_id)
             if exact is not None:
-                return self._campaign_row(exact)
+                return self.paths.campaign(exact)
             q = select(CampaignRow).where(CampaignRow.id.startswith(campaign_id))
             rows = s.scalars(q).all()
         if not rows:
@@ -179,7 +143,7 @@ class CampaignStore:
         if len(rows) > 1:
             ids = ", ".join(r.id for r in rows)
             raise CampaignError(f"campaign id {campaign_id!r} is ambiguous: {ids}")
-        return self._campaign_row(rows[0])
+        return self.paths.campaign(rows[0])
 
     def set_campaign_status(self, campaign_id: str, status: str) -> None:
         """Set a campaign's overall status."""
@@ -224,7 +188,7 @@ class CampaignStore:
             if status is not None:
                 q = q.where(CampaignSegmentRow.status == status)
             rows = s.scalars(q.order_by(CampaignSegmentRow.seq, CampaignSegmentRow.id)).all()
-            return [self._absolute(r) for r in rows]
+            return [self.paths.absolute(r) for r in rows]
 
     def last_completed(self, state_id: int, chain_id: str) -> CampaignSegmentRow | None:
         """The latest completed segment of a state on one chain (None before the first)."""
@@ -240,7 +204,7 @@ class CampaignStore:
                 .limit(1)
             )
             row = s.scalars(q).first()
-            return None if row is None else self._absolute(row)
+            return None if row is None else self.paths.absolute(row)
 
     def attempts(self, state_id: int, chain_id: str, seq: int) -> list[CampaignSegmentRow]:
         """Every recorded attempt at segment ``seq`` of a state on one chain."""
@@ -250,13 +214,15 @@ class CampaignStore:
                 CampaignSegmentRow.chain_id == chain_id,
                 CampaignSegmentRow.seq == seq,
             )
-            return [self._absolute(r) for r in s.scalars(q.order_by(CampaignSegmentRow.attempt))]
+            return [
+                self.paths.absolute(r) for r in s.scalars(q.order_by(CampaignSegmentRow.attempt))
+            ]
 
     def campaign_segments(self, campaign_id: str) -> list[CampaignSegmentRow]:
         """Every segment attempt of a campaign, in the order they were recorded."""
         with self._sessions() as s:
             q = select(CampaignSegmentRow).where(CampaignSegmentRow.campaign_id == campaign_id)
-            return [self._absolute(r) for r in s.scalars(q.order_by(CampaignSegmentRow.id))]
+            return [self.paths.absolute(r) for r in s.scalars(q.order_by(CampaignSegmentRow.id))]
 
     def add_segment(
         self,
@@ -271,7 +237,7 @@ class CampaignStore:
         ``via`` is a status the state passes through on the way (``analyzing``).
         """
         segment = dict(segment)
-        self._stored(state.campaign_id, segment, _PATHS[CampaignSegmentRow])
+        self.paths.relative_fields(state.campaign_id, segment, PATH_COLUMNS[CampaignSegmentRow])
         with self.store.engine.begin() as conn:
             result = conn.execute(_SEGMENTS.insert(), segment)
             new_state = _set_state(conn, state, changes, via) if changes else state
@@ -291,7 +257,7 @@ class CampaignStore:
         """Segments (of any campaign) whose restart file had this content hash."""
         with self._sessions() as s:
             q = select(CampaignSegmentRow).where(CampaignSegmentRow.restart_sha256 == sha256)
-            return [self._absolute(r) for r in s.scalars(q)]
+            return [self.paths.absolute(r) for r in s.scalars(q)]
 
     # -- archives ---------------------------------------------------------------
     def add_archive(
@@ -299,7 +265,7 @@ class CampaignStore:
     ) -> StateView:
         """Insert an archive and point its state at it, in one transaction."""
         path = archive.path
-        archive.path = to_stored(path, self.directory(archive.campaign_id))
+        archive.path = self.paths.relative(archive.campaign_id, path)
         with self._write() as s:
             s.add(archive)
             s.flush()
@@ -311,13 +277,13 @@ class CampaignStore:
         """One archive by id (None when there is none)."""
         with self._sessions() as s:
             row = s.get(CampaignArchiveRow, archive_id)
-            return None if row is None else self._absolute(row)
+            return None if row is None else self.paths.absolute(row)
 
     def archives_with(self, sha256: str) -> list[CampaignArchiveRow]:
         """Archives (of any campaign) with this content hash."""
         with self._sessions() as s:
             q = select(CampaignArchiveRow).where(CampaignArchiveRow.sha256 == sha256)
-            return [self._absolute(r) for r in s.scalars(q)]
+            return [self.paths.absolute(r) for r in s.scalars(q)]
 
     # -- events and reviews -------------------------------------------------------
     def add_event(
@@ -325,7 +291,7 @@ class CampaignStore:
     ) -> None:
         """Insert an event and (optionally) move its state, in one transaction."""
         directory = event.directory
-        event.directory = to_stored(directory, self.directory(event.campaign_id))
+        event.directory = self.paths.relative(event.campaign_id, directory)
         with self._write() as s:
             s.add(event)
             if state is not None and changes:
@@ -339,12 +305,12 @@ class CampaignStore:
             if status is not None:
                 q = q.where(CampaignEventRow.status == status)
             rows = s.scalars(q.order_by(CampaignEventRow.created_at, CampaignEventRow.id))
-            return [self._absolute(r) for r in rows]
+            return [self.paths.absolute(r) for r in rows]
 
     def event(self, event_id: str) -> CampaignEventRow:
         """One event by id."""
         with self._sessions() as s:
-            return self._absolute(_get(s, CampaignEventRow, event_id))
+            return self.paths.absolute(_get(s, CampaignEventRow, event_id))
 
     def first_with_fingerprint(self, campaign_id: str, fingerprint: str) -> CampaignEventRow | None:
         """The earliest event of the campaign with this fingerprint."""
@@ -359,7 +325,7 @@ class CampaignStore:
                 .limit(1)
             )
             row = s.scalars(q).first()
-            return None if row is None else self._absolute(row)
+            return None if row is None else self.paths.absolute(row)
 
     def add_review(
         self,
