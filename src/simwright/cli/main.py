@@ -80,9 +80,10 @@ def run(
     The request goes through the same resolver as `simwright plan` (preflight and
     build stage included) before the run is created: values, names, engines, the
     estimated size against the configured limits and every input; a request `plan`
-    refuses leaves no run, and a refusal exits with code 2. With --many every request
-    is planned before any runs; a refusal exits with code 2 and runs nothing unless
-    --skip-refused.
+    refuses leaves no run, and a refusal exits with code 2.
+
+    With --many, every request is planned before any runs, and one refusal runs
+    nothing (exit code 2) unless --skip-refused; the runs then execute side by side.
     """
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.api.requests import plan as plan_request
