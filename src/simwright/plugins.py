@@ -29,6 +29,7 @@ PLUGIN_GROUPS: Final = (
     "simwright.engines",
     "simwright.calculators",
     "simwright.campaign_engines",
+    "simwright.kg_descriptors",
 )
 """Entry-point groups through which packages register pluggable names."""
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from simwright.errors import ParseError
+from simwright.jobs import ExecutorProfile, parse_profile
 
 DEFAULT_HOME = Path("~/.simwright")
 
@@ -64,6 +65,8 @@ class Settings:
     (``[plugins] allow`` of config.toml; never taken from a spec)."""
     limits: Limits = field(default_factory=Limits)
     remember_runs: bool = True
+    executor: ExecutorProfile = field(default_factory=ExecutorProfile)
+    """Where engine calls run (``[executor]``: local pool, Slurm, PBS; docs/cluster.md)."""
 
     @property
     def db_url(self) -> str:
@@ -101,8 +104,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     ``SIMWRIGHT_CAMPAIGNS_DIR`` (file keys ``runs_dir``, ``campaigns_dir``; a relative folder
     lies under the home), ``SIMWRIGHT_REMEMBER_RUNS`` (``true`` or
     ``false``; file key ``remember_runs``). The environment wins over the file.
-    The file may also hold ``[engines]`` (executable paths), ``[plugins] allow`` and
-    ``[limits]`` (see :class:`Limits`).
+    The file may also hold ``[engines]`` (executable paths), ``[plugins] allow``,
+    ``[limits]`` (see :class:`Limits`) and ``[executor]``
+    (:class:`~simwright.jobs.ExecutorProfile`).
     """
     env = os.environ if env is None else env
     home = Path(env.get("SIMWRIGHT_HOME", str(DEFAULT_HOME))).expanduser().resolve()
@@ -120,6 +124,7 @@ def settings_at(home: Path, env: Mapping[str, str] | None = None) -> Settings:
         "engine_paths": dict(data.get("engines", {})),
         "plugins": _plugins(data.get("plugins", {})),
         "limits": _limits(data.get("limits", {})),
+        "executor": parse_profile(data.get("executor", {})),
         "remember_runs": _bool(
             env.get("SIMWRIGHT_REMEMBER_RUNS", data.get("remember_runs", True)), "remember_runs"
         ),

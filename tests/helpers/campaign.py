@@ -183,3 +183,17 @@ class FailingEngine:
                 out.restart, out.abs_start, out.abs_end, out.abs_steps, values, out.monitor
             )
         return out
+
+
+ESCALATING: dict[str, Any] = merged(
+    SYNTHETIC,
+    {
+        "name": "escalates",
+        "systems": [{"name": "a", "parameters": {"capacity": 100.0}}],
+        "conditions": [{"name": "p50", "pressure_bar": 50.0}],
+        "continuation": {"segment_steps": 1000, "max_local_steps": 2000},
+        "segment": {"parameters": {"relaxation_steps": 1.0e6}},
+    },
+)
+"""One synthetic state that relaxes too slowly to converge: its budget is spent in two
+instant segments and a CONVERGENCE_ANOMALY waits for a human."""

@@ -17,8 +17,8 @@ from simwright.store.integrity import RunIntegrity, verify_run
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
-    from simwright.store import EventRow, RunRow, Store
-    from simwright.store.reading import RunFields, RunReader
+    from simwright.store import RunRow, Store
+    from simwright.store.reading import EventFields, RunFields, RunReader
 
 TYPE_KEY = "__type__"
 
@@ -178,6 +178,7 @@ def show_json(store: RunReader, row: RunFields, *, verify: bool = True) -> dict[
                     "step_id": c.step_id,
                     "stdout_tail": c.stdout_tail[-500:],
                     "stderr_tail": c.stderr_tail[-500:],
+                    "extra": json.loads(c.extra_json or "{}"),
                 }
                 for c in store.engine_calls(row.id)
             ],
@@ -259,7 +260,7 @@ def integrity_json(report: RunIntegrity) -> dict[str, Any]:
     }
 
 
-def event_json(e: EventRow) -> dict[str, Any]:
+def event_json(e: EventFields) -> dict[str, Any]:
     """One event with its id (ids only grow: a stream resumes after the last one seen)."""
     try:
         payload = json.loads(e.payload_json) if e.payload_json else {}

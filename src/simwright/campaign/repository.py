@@ -145,6 +145,17 @@ class CampaignStore:
             raise CampaignError(f"campaign id {campaign_id!r} is ambiguous: {ids}")
         return self.paths.campaign(rows[0])
 
+    def campaigns(self, limit: int = 50, offset: int = 0) -> list[CampaignRow]:
+        """Campaigns, newest first, a page at a time."""
+        with self._sessions() as s:
+            q = (
+                select(CampaignRow)
+                .order_by(CampaignRow.created_at.desc(), CampaignRow.id.desc())
+                .limit(limit)
+                .offset(offset)
+            )
+            return [self.paths.campaign(r) for r in s.scalars(q).all()]
+
     def set_campaign_status(self, campaign_id: str, status: str) -> None:
         """Set a campaign's overall status."""
         with self._write() as s:

@@ -14,6 +14,7 @@ from simwright.campaign.engine import SegmentEngine
 from simwright.campaign.gcmc import GcmcSegmentEngine, gcmc_launcher
 from simwright.campaign.status import CampaignError
 from simwright.campaign.synthetic import SyntheticEngine
+from simwright.executors.factory import segment_job_runners
 from simwright.plugins import load_plugin, plugin_names
 from simwright.settings import Settings
 
@@ -24,8 +25,9 @@ EngineFactory = Callable[[Settings], SegmentEngine]
 
 
 def lammps_gcmc_engine(settings: Settings) -> SegmentEngine:
-    """The ``lammps_gcmc`` engine (LAMMPS found through ``settings``, one rank, one thread)."""
-    return GcmcSegmentEngine(lambda: gcmc_launcher(settings))
+    """The ``lammps_gcmc`` engine (LAMMPS found through ``settings``, one rank, one thread;
+    on the batch scheduler of ``settings.executor`` when it names one)."""
+    return GcmcSegmentEngine(lambda: gcmc_launcher(settings), jobs=segment_job_runners(settings))
 
 
 def synthetic_engine(settings: Settings) -> SegmentEngine:

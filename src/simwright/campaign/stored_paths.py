@@ -64,7 +64,10 @@ class CampaignPaths:
 
     def campaign(self, row: CampaignRow) -> CampaignRow:
         """A campaign row read back, with its directory absolute."""
-        set_committed_value(row, "workdir", str(self.directory(row.id)))
+        directory = self._dirs.get(row.id)
+        if directory is None:
+            directory = self._dirs[row.id] = Path(from_stored(row.workdir, self.root))
+        set_committed_value(row, "workdir", str(directory))
         return row
 
     def absolute(self, row: RowT) -> RowT:

@@ -64,26 +64,10 @@ ReportOpt = Annotated[
 
 def _load(path: Path, settings: Settings) -> CampaignSpec:
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.campaign.segment_engines import engine_names, make_engine
-    from simwright.campaign.spec_load import (
-        CampaignSpecError,
-        SpecProblem,
-        parse_spec,
-        read_spec_data,
-    )
+    from simwright.api.campaigns import parse_campaign_spec
+    from simwright.campaign.spec_load import read_spec_data
 
-    data = read_spec_data(path)
-    segment = data.get("segment")
-    name = segment.get("engine") if isinstance(segment, dict) else None
-    known = engine_names()
-    checker = make_engine(name, settings) if isinstance(name, str) and name in known else None
-    spec = parse_spec(data, str(path), checker)
-    if checker is None:
-        problem = SpecProblem(
-            "segment.engine", f"unknown engine {name!r}; known: {', '.join(known)}"
-        )
-        raise CampaignSpecError(str(path), [problem])
-    return spec
+    return parse_campaign_spec(read_spec_data(path), str(path), settings)
 
 
 def _runner(settings: Settings, engine: str, report: bool, jobs: int = 1) -> CampaignRunner:
@@ -279,6 +263,7 @@ def approve(
 ) -> None:
     """Record a human decision on an event; `resume` then continues the campaign."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.api.campaigns import human_decision
     from simwright.campaign.runner import resolve_event
     from simwright.campaign.status import CampaignError
 
@@ -286,13 +271,7 @@ def approve(
     runner = _runner(settings, _campaign_engine(settings, campaign), report=False)
     row = runner.cstore.campaign(campaign)
     found = resolve_event(runner.cstore, row.id, event)
-    decision = {
-        "event_id": found.id,
-        "action": action,
-        "confidence": 1.0,
-        "parameter_changes": {"segment_steps": segment_steps} if segment_steps else {},
-        "rationale": rationale,
-    }
+    decision = human_decision(found.id, action, segment_steps=segment_steps, rationale=rationale)
     validation = runner.approve(row.id, found.id, decision, reviewer)
     if json_out:
         emit(validation.as_dict())

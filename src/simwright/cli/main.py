@@ -87,6 +87,7 @@ def run(
     """
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.api.requests import plan as plan_request
+    from simwright.executors.factory import job_runners
     from simwright.graph import Runner
     from simwright.protocols import load_protocols
     from simwright.protocols.preflight import preflight
@@ -106,7 +107,9 @@ def run(
     if not json_out:
         err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
     store = open_store(settings)
-    runner = Runner(store, checked.run_settings(settings), observer=_observer())
+    run_settings = checked.run_settings(settings)
+    runners = job_runners(run_settings, store)
+    runner = Runner(store, run_settings, observer=_observer(), jobs=runners)
     _terminate_gracefully()
     outcome = runner.start(
         proto.graph,
@@ -136,6 +139,7 @@ def resume(
 
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.api.simwright import run_settings
+    from simwright.executors.factory import job_runners
     from simwright.graph import FixedChoice, Runner
     from simwright.protocols.registry import get_protocol
 
@@ -151,7 +155,9 @@ def resume(
     proto = get_protocol(row.protocol)
     settings = run_settings(proto, row, settings)
     decider = FixedChoice(choose) if choose else None
-    runner = Runner(store, settings, decider=decider, observer=_observer())
+    runner = Runner(
+        store, settings, decider=decider, observer=_observer(), jobs=job_runners(settings, store)
+    )
     _terminate_gracefully()
     _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
 
@@ -467,12 +473,14 @@ BRANCHES: dict[str, tuple[str, str]] = {
     "plan": ("simwright.cli.knowledge", "plan"),
     "docs": ("simwright.cli.docs", "docs_app"),
     "memory": ("simwright.cli.memory", "memory_app"),
+    "kg": ("simwright.cli.kg", "kg_app"),
     "dft": ("simwright.cli.dft", "dft_app"),
     "ask": ("simwright.cli.ask", "ask"),
     "potentials": ("simwright.cli.potentials", "potentials"),
     "engines": ("simwright.cli.engines", "engines"),
     "serve": ("simwright.cli.serve", "serve"),
     "serve-token": ("simwright.cli.serve", "serve_token"),
+    "mcp": ("simwright.cli.mcp", "mcp"),
     "export": ("simwright.cli.export", "export"),
     "campaign": ("simwright.cli.campaign", "campaign_app"),
     "store": ("simwright.cli.store", "store_app"),

@@ -134,9 +134,13 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
                 d["decided_by"],
             )
         console.print(dec)
-    calls = Table("engine", "command", "exit", "wall s", title="engine calls")
+    calls = Table("engine", "command", "exit", "wall s", "job", title="engine calls")
     for c in data["engine_calls"]:
-        calls.add_row(c["engine"], c["command"][:70], str(c["exit_code"]), f"{c['wall_s']:.2f}")
+        extra = c.get("extra", {})
+        job = f"{extra['executor']} {extra['job_id']}" if extra.get("job_id") else ""
+        calls.add_row(
+            c["engine"], c["command"][:70], str(c["exit_code"]), f"{c['wall_s']:.2f}", job
+        )
     console.print(calls)
     arts = Table("path", "kind", "sha256", "bytes", "file", title="artifacts")
     for a in data["artifacts"]:

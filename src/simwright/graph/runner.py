@@ -30,6 +30,7 @@ from simwright.graph.graph import Graph
 from simwright.graph.lock import run_lock
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Done, Step, upgraded
+from simwright.jobs import JobRunnerFactory, JobScope
 from simwright.processes import kill_orphaned_engine
 from simwright.settings import Settings
 from simwright.store.records import EngineCall, EventRecord, StepOutcome
@@ -57,7 +58,11 @@ def new_run_id() -> str:
 
 
 class Runner:
-    """Runs graphs with a store, settings, an optional decider and an observer."""
+    """Runs graphs with a store, settings, an optional decider and an observer.
+
+    ``jobs`` (if given) gives each step attempt the runner of its engine calls
+    (:mod:`simwright.executors`: a local pool or a batch scheduler).
+    """
 
     def __init__(
         self,
@@ -66,11 +71,13 @@ class Runner:
         *,
         decider: Decider | None = None,
         observer: RunObserver | None = None,
+        jobs: JobRunnerFactory | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.decider = decider
         self.observer: RunObserver = observer or NullObserver()
+        self.jobs = jobs
 
     # -- public -------------------------------------------------------------
     def start(
@@ -235,6 +242,7 @@ class Runner:
             allowed=graph.edges[label],
             decider=self.decider,
             observer=self.observer,
+            jobs=self.jobs(JobScope(run_id, seq, step_id, run_dir)) if self.jobs else None,
         )
         self.observer.step_started(run_id, seq, label, attempt)
         start = time.perf_counter()

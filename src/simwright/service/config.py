@@ -55,6 +55,36 @@ class ServiceConfig:
         return found
 
 
+class TokenRefused(PolicyError):
+    """A caller without a valid token (``status`` 401) or without the scope (403)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+LOCAL = "local"
+"""Who a caller is when no token is configured (a service on the loopback only)."""
+
+
+def authorize(config: ServiceConfig, header: str | None, scope: str) -> str:
+    """The caller's name (its token's) after checking an ``Authorization`` header for
+    ``scope``: :data:`LOCAL` without tokens; else :class:`TokenRefused` without a bearer
+    token, with an unknown one (401) or with one that lacks the scope (403). The
+    service, its dashboard and the MCP server all call it."""
+    if not config.tokens:
+        return LOCAL
+    scheme, _, token = (header or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TokenRefused("a token is required: Authorization: Bearer <token>", 401)
+    found = config.find(token.strip())
+    if found is None:
+        raise TokenRefused("unknown token", 401)
+    if scope not in found.scopes:
+        raise TokenRefused(f"token {found.name!r} lacks the scope {scope!r}", 403)
+    return found.name
+
+
 def hash_token(token: str) -> str:
     """The sha256 hex digest stored for ``token``."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -19,6 +19,7 @@ from simwright.errors import PolicyError
 from simwright.locks import exclusive_lock
 from simwright.service.app import create_app
 from simwright.service.auth import Auth
+from simwright.service.campaign_jobs import CampaignLauncher, resume_argv
 from simwright.service.config import check_binding, load_service_config
 from simwright.service.pool import WorkerArgv, WorkerPool
 from simwright.settings import Settings
@@ -47,16 +48,20 @@ def build(settings: Settings, options: ServeOptions, argv: WorkerArgv) -> FastAP
         log_dir=settings.home / "service" / "logs",
     )
 
+    launcher = CampaignLauncher(resume_argv(settings.home), log_dir=pool.log_dir)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         pool.start()
+        launcher.start()
         try:
             yield
         finally:
+            launcher.stop()
             pool.stop()
             api.close()
 
-    app = create_app(api, Auth(config), on_queued=pool.wake)
+    app = create_app(api, Auth(config), on_queued=pool.wake, launcher=launcher)
     app.router.lifespan_context = lifespan
     return app
 

@@ -10,6 +10,7 @@ directory.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from simwright.engines.lammps.segment import (
 )
 from simwright.engines.lammps.templates import SNAPSHOT_PATTERN
 from simwright.forcefields.base import ForceField
+from simwright.jobs import JobRunner
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
 from simwright.structure import Structure
@@ -32,17 +34,18 @@ if TYPE_CHECKING:
     from simwright.graph import RunContext
 
 
-def launcher(settings: Settings) -> LammpsLauncher:
+def launcher(settings: Settings, runner: JobRunner | None = None) -> LammpsLauncher:
     """A LAMMPS launcher for the machine: MPI ranks over all cores, one thread each.
 
     ``settings.mpi_ranks`` > 0 fixes the number of ranks; ``settings.threads`` limits
-    the cores used.
+    the cores used. ``runner`` (a step's ``ctx.jobs``) decides where its calls run.
     """
     cores = settings.cores()
     ranks = settings.mpi_ranks or cores
-    return LammpsLauncher.from_settings(
+    found = LammpsLauncher.from_settings(
         settings, mpi_ranks=ranks, omp_threads=max(1, cores // ranks)
     )
+    return dataclasses.replace(found, runner=runner) if runner is not None else found
 
 
 def segment(
@@ -56,7 +59,7 @@ def segment(
     """Run one LAMMPS segment in the step directory and record the call."""
     ctx.progress(None, f"LAMMPS {spec.ensemble}, {spec.steps} steps")
     result = run_segment(
-        launcher(ctx.settings),
+        launcher(ctx.settings, ctx.jobs),
         spec,
         forcefield,
         ctx.workdir,
