@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
 import pytest
+import yaml
+from typer.testing import CliRunner
 
 from helpers.campaign import SYNTHETIC, rows, spec_of
 from simwright.campaign import CampaignRunner, SegmentOutput, SegmentRequest, SyntheticEngine
 from simwright.campaign.status import CampaignError
+from simwright.cli.campaign import campaign_app
 from simwright.store import Store
 
 FOUR = [
@@ -71,3 +75,15 @@ def test_one_system_at_a_time_never_meets_another(tmp_path: Path) -> None:
 def test_jobs_below_one_are_refused(tmp_path: Path) -> None:
     with pytest.raises(CampaignError, match="at least 1"):
         CampaignRunner(Store.at(tmp_path / "s.db"), SyntheticEngine(), root=tmp_path, jobs=0)
+
+
+def test_the_command_line_runs_systems_side_by_side(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(yaml.safe_dump(SYNTHETIC))
+    result = CliRunner().invoke(
+        campaign_app,
+        ["run", str(spec), "--jobs", "2", "--no-report", "--json", "--home", str(tmp_path / "h")],
+    )
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["status"] == "completed"
+    assert {s["status"] for s in data["states"]} == {"archived"}
