@@ -28,6 +28,7 @@ from simwright.settings import Settings
 from simwright.store import RunRow, Store, sha256_file
 from simwright.store.models import utcnow
 from simwright.store.models_agents import AgentReviewRow, AgentSubtaskRow, AgentUsageRow
+from simwright.store.paths import to_stored
 from simwright.store.records import ArtifactRecord, EngineCall, EventRecord, StepOutcome
 
 AGENT_PROTOCOL = "agent"
@@ -232,7 +233,7 @@ class AgentRecorder:
             name=f"subtask:{subtask_id}",
             step_json=spec_json,
             inputs_hash=_hash(spec_json),
-            workdir=str(workdir),
+            workdir=to_stored(workdir, self.run_dir),
         )
         self.store.finish_step(
             self.run_id,
