@@ -175,6 +175,10 @@ def test_a_run_page_shows_graph_results_plot_report_and_summaries(settings: Sett
     text = page.text
     assert 'data-finished="true"' in text
     assert 'data-step-status="FitEOS">completed' in text and "stateDiagram-v2" in text
+    svg = _step_svg(text)
+    for step in ("BuildCrystal", "ScanVolumes", "FitEOS", "Report", "Done"):
+        assert svg[step] == "true", step  # every step drawn, each executed
+    assert 'data-edge="FitEOS->Report"' in text
     assert '<th scope="row">lattice_constant</th><td>3.59' in text
     assert "<h1>Lattice constant of Cu</h1>" in text  # report.md rendered
     assert text.count("<details><summary>Summary</summary>") >= 2  # structure, tables
@@ -240,3 +244,16 @@ def test_a_run_waiting_for_a_decision_is_answered_from_its_page(settings: Settin
     assert answered.status_code == 303
     assert api.status(out.run_id)["queue"] == {"state": "queued", "choose": "redo"}
     assert api.execute(out.run_id, choose="redo").result == "redone"
+    svg = _step_svg(c.get(f"/ui/runs/{out.run_id}").text)
+    assert svg == {"Judge": "true", "Keep": "false", "Redo": "true", "Done": "true"}
+
+
+def _step_svg(html: str) -> dict[str, str]:
+    """The step graph's inline SVG on a run page: each node's ``data-executed``; the
+    taken edges are drawn solid (class ``taken``)."""
+    found = re.search(r'<figure class="stepgraph">\s*<svg role="img".*?</svg>', html, re.S)
+    assert found, "no step graph SVG on the page"
+    nodes = re.findall(r'data-node="([^"]+)" data-executed="(true|false)"', found.group(0))
+    taken = re.findall(r'class="edge taken[^"]*" data-edge="([^"]+)"', found.group(0))
+    assert taken, "no edge of the run's path is marked"
+    return dict(nodes)
