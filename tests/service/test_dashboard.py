@@ -257,3 +257,23 @@ def _step_svg(html: str) -> dict[str, str]:
     taken = re.findall(r'class="edge taken[^"]*" data-edge="([^"]+)"', found.group(0))
     assert taken, "no edge of the run's path is marked"
     return dict(nodes)
+
+
+def test_run_and_campaign_lists_are_paged(settings: Settings) -> None:
+    c, api = _client(settings)
+    runs = [api.submit("lattice constant of fcc Cu with EMT", files=False).run_id for _ in "abc"]
+    first = c.get("/ui/?limit=2&status=queued").text
+    assert [r for r in runs if f'href="/ui/runs/{r}"' in first] == runs[1:]  # newest first
+    older = re.search(r'<a rel="next" href="([^"]+)">Older runs', first)
+    assert older and "status=queued" in older.group(1) and 'rel="prev"' not in first
+    second = c.get(older.group(1).replace("&amp;", "&")).text
+    assert f'href="/ui/runs/{runs[0]}"' in second and "Runs 3–3" in second
+    assert 'rel="next"' not in second and "Newer runs" in second
+    assert "No runs on this page" in c.get("/ui/?limit=2&offset=10").text
+    assert c.get("/ui/?limit=0").status_code == 422
+
+    campaigns = Campaigns(settings, api.store)
+    made = [campaigns.create(merged(ESCALATING, {"name": n}), who="t") for n in ("x", "y")]
+    one = c.get("/ui/campaigns?limit=1").text
+    assert made[1] in one and made[0] not in one and "Older campaigns" in one
+    assert made[0] in c.get("/ui/campaigns?limit=1&offset=1").text

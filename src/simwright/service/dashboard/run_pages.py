@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Stre
 
 from simwright.api import FINISHED, RunFilter, Simwright
 from simwright.errors import SimwrightError
+from simwright.service.dashboard.paging import DEFAULT_LIMIT, Limit, Offset, page_of
 from simwright.service.dashboard.render import FILE_HEADERS, markdown, page
 from simwright.service.dashboard.session import UI_PREFIX, Session, read_form
 from simwright.service.dashboard.stepgraph import layout
@@ -94,12 +95,17 @@ def run_pages(api: Simwright, session: Session, on_queued: Callable[[], None]) -
 
     @r.get("/", response_class=HTMLResponse)
     def runs(
-        request: Request, status: Annotated[str | None, Query(max_length=32)] = None
+        request: Request,
+        status: Annotated[str | None, Query(max_length=32)] = None,
+        limit: Limit = DEFAULT_LIMIT,
+        offset: Offset = 0,
     ) -> HTMLResponse:
-        """Recent runs with their status (kept live by the page's script)."""
+        """Runs, newest first, a page at a time, with their status (kept live)."""
         ctx = common(request)
-        rows = api.runs(RunFilter(status=status or None, limit=100))
-        return page(request, "runs.html", title="Runs", page_id="runs", runs=rows, **ctx)
+        found = api.runs(RunFilter(status=status or None, limit=limit + 1, offset=offset))
+        rows, pager = page_of(found, f"{UI_PREFIX}/", limit, offset, {"status": status})
+        return page(request, "runs.html", title="Runs", page_id="runs", runs=rows,
+                    pager=pager, **ctx)  # fmt: skip
 
     @r.get("/runs.json")
     def runs_json(request: Request) -> dict[str, Any]:
