@@ -160,9 +160,12 @@ def layout(
     widest = max(len(row) for row in rows)
     inner = widest * width + (widest - 1) * NODE_GAP
     reached = any(t == DONE for _, t in taken)
+    pairs = [(s, t) for s in names for t in edges.get(s, ())]
+    skips = any((s, t) not in back and layer[t] - layer[s] > 1 for s, t in pairs)
+    margin_left, margin_right = LOOP_MARGIN * skips, LOOP_MARGIN * bool(back)
     nodes: dict[str, Node] = {}
     for i, row in enumerate(rows):
-        left = PAD + LOOP_MARGIN + (inner - (len(row) * width + (len(row) - 1) * NODE_GAP)) / 2
+        left = PAD + margin_left + (inner - (len(row) * width + (len(row) - 1) * NODE_GAP)) / 2
         for j, name in enumerate(row):
             terminal = name == DONE
             status = ("completed" if reached else "not reached") if terminal else None
@@ -176,18 +179,17 @@ def layout(
                 executed=reached if terminal else name in statuses,
                 terminal=terminal,
             )
-    right = PAD + LOOP_MARGIN + inner
+    right = PAD + margin_left + inner
     drawn = [
         _edge(nodes[s], nodes[t], (s, t) in taken, (s, t) in back, right, layer[t] - layer[s])
-        for s in names
-        for t in edges.get(s, ())
+        for s, t in pairs
     ]
     ran = [n for n in names if n in statuses]
     description = f"{len(names)} steps in {len(rows)} layers, from {names[0]} to Done. " + (
         f"Steps run: {', '.join(ran)}." if ran else "No step has run yet."
     )
     return StepGraphView(
-        width=round(right + LOOP_MARGIN + PAD, 1),  # margins for loops and long edges
+        width=round(right + margin_right + PAD, 1),
         height=PAD * 2 + len(rows) * NODE_H + (len(rows) - 1) * LAYER_GAP,
         nodes=tuple(nodes[n] for row in rows for n in row),
         edges=tuple(drawn),
