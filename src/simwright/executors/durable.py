@@ -108,7 +108,7 @@ class DurableRunner:
                 assert end.exit_code is not None
                 _copy_outputs(Path(last.submission.workdir), job.workdir)
                 return self._outcome(last.submission, end.exit_code, end.describe_history(),
-                                     ids, len(lost), "re-attached")  # fmt: skip
+                                     ids, len(lost), "re-attached", end.stopped_by)  # fmt: skip
             if end is not None:
                 lost.append(last)
         number = max((a.submission.attempt for a in attempts), default=0)
@@ -173,15 +173,23 @@ class DurableRunner:
             self.journal.ended(sub, job_id, end)
             if end.exit_code is not None:
                 return self._outcome(sub, end.exit_code, end.describe_history(), ids, lost,
-                                     "submitted")  # fmt: skip
+                                     "submitted", end.stopped_by)  # fmt: skip
             lost += 1
 
     def _outcome(
-        self, sub: Submission, exit_code: int, history: str, ids: list[str], lost: int, how: str
+        self,
+        sub: Submission,
+        exit_code: int,
+        history: str,
+        ids: list[str],
+        lost: int,
+        how: str,
+        stopped_by: str = "",
     ) -> JobOutcome:
         return JobOutcome(
             exit_code,
             {
+                **({"stopped_by": stopped_by} if stopped_by else {}),
                 "executor": self.backend.name,
                 "job_id": ids[-1] if ids else "",
                 "job_name": sub.job_name,

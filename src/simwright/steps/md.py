@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simwright.contract import SCHEMA_VERSION, read_structure
-from simwright.engines.lammps.continuation import run_continuing
+from simwright.engines.lammps.continuation import run_continuing, stop_reason
 from simwright.engines.lammps.segment import (
     LammpsLauncher,
     LammpsResult,
@@ -72,9 +72,10 @@ def segment(
     for part in stopped:
         ctx.engine_call(part.call)
         ctx.event(
-            "walltime_continuation",
-            f"LAMMPS stopped at its wall time; continued from {part.restart.name} "
+            "segment_continued",
+            f"LAMMPS {stop_reason(part.call)}; continued from {part.restart.name} "
             f"for the remaining {part.steps_remaining} steps",
+            stopped_by=part.stopped_by,
             restart=part.restart.name,
             restart_step=part.restart_step,
             steps_remaining=part.steps_remaining,

@@ -14,7 +14,7 @@ from helpers.stopping import StopAtSnapshot
 from simwright.engines.lammps.continuation import run_continuing
 from simwright.engines.lammps.launcher import LammpsError, LammpsLauncher, find_lmp
 from simwright.engines.lammps.templates import MDSpec
-from simwright.forcefields import lj_argon
+from simwright.forcefields.lj_argon import lj_argon
 from simwright.structure import Structure
 
 

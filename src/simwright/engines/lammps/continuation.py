@@ -29,11 +29,12 @@ from simwright.engines.lammps.segment import run_segment
 from simwright.engines.lammps.templates import LOG_NAME, SNAPSHOT_PATTERN, MDSpec
 from simwright.errors import ParseError
 from simwright.forcefields.base import ForceField
+from simwright.jobs import STOPPED_EXIT
 from simwright.store.records import EngineCall
 from simwright.structure import Structure
 
-WALLTIME_EXIT: Final = 124
-"""The exit code of an engine call stopped at its wall time (local or batch)."""
+WALLTIME_EXIT: Final = STOPPED_EXIT
+"""The exit code of an engine call stopped at its wall time (local or batch) or requeued."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class StoppedPart:
     call: EngineCall
 
     @property
+    def stopped_by(self) -> str:
+        """``wall time`` or ``requeue``."""
+        return self.call.extra.get("stopped_by", "wall time")
+
+    @property
     def job_id(self) -> str:
         """The stopped job's id (empty for a local call)."""
         return self.call.extra.get("job_id", "")
@@ -60,8 +66,16 @@ class StoppedPart:
 
 
 def walltime_exceeded(exc: LammpsError) -> bool:
-    """True when the failed call was stopped at its wall time."""
+    """True when the failed call was stopped before its end: at its wall time, or
+    requeued by the scheduler (``extra['stopped_by']``)."""
     return exc.call.exit_code == WALLTIME_EXIT
+
+
+def stop_reason(call: EngineCall) -> str:
+    """``hit its wall time`` or ``was requeued by the scheduler``."""
+    if call.extra.get("stopped_by") == "requeue":
+        return "was requeued by the scheduler"
+    return "hit its wall time"
 
 
 def run_continuing(
@@ -105,6 +119,7 @@ def run_continuing(
         "continued_from": last.restart.name,
         "steps_remaining": str(last.steps_remaining),
         "stopped_job_ids": " ".join(p.job_id for p in parts if p.job_id),
+        "stopped_by": " ".join(p.stopped_by.replace(" ", "-") for p in parts),
     }
     return dataclasses.replace(
         result,
@@ -119,10 +134,10 @@ def plan_continuation(
 ) -> StoppedPart:
     """The part ``exc`` stopped, with the snapshot to continue from; raises a
     :class:`LammpsError` naming the wall time when the segment cannot continue."""
-    where = f"LAMMPS {spec.ensemble} segment of {spec.steps} steps hit its wall time"
+    where = f"LAMMPS {spec.ensemble} segment of {spec.steps} steps {stop_reason(exc.call)}"
     if spec.restart_every == 0:
         raise _refused(exc, f"{where} and writes no periodic restarts: it cannot continue")
-    if spec.dump_every or spec.heat_flux_every or spec.pressure_tensor_every:
+    if not spec.continuable:
         raise _refused(exc, f"{where}; it writes time series that cannot be continued")
     if len(earlier) >= budget:
         raise _refused(
