@@ -22,13 +22,14 @@ from simwright.jobs import EngineJob, JobOutcome
 
 @dataclass
 class StopAtSnapshot:
-    """Stops the first ``stops`` jobs once more than ``stop_after`` files match ``stop_when``
-    in the job's folder (by default: periodic restarts)."""
+    """Stops the first ``stops`` jobs that get more than ``stop_after`` files matching
+    ``stop_when`` in their folder (by default: periodic restarts); runs the others."""
 
     stop_after: int = 2
     stops: int = 1
     stop_when: str = "snapshot.*.restart"
     calls: list[EngineJob] = field(default_factory=list)
+    stopped: int = 0
 
     def run(
         self,
@@ -38,16 +39,22 @@ class StopAtSnapshot:
     ) -> JobOutcome:
         """Run ``job``; stop it early while stops remain."""
         self.calls.append(job)
-        stop = len(self.calls) <= self.stops
-        with job.stdout_path.open("wb") as out, job.stderr_path.open("wb") as err:
+        stop = self.stopped < self.stops
+        stdin = str(job.stdin_path) if job.stdin_path else os.devnull
+        with (
+            job.stdout_path.open("wb") as out,
+            job.stderr_path.open("wb") as err,
+            open(stdin, "rb") as source,
+        ):
             proc = subprocess.Popen(
                 list(job.argv), cwd=job.workdir, env={**os.environ, **job.env},
-                stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True,
+                stdout=out, stderr=err, stdin=source, start_new_session=True,
             )  # fmt: skip
             while proc.poll() is None:
                 if stop and len(list(job.workdir.glob(self.stop_when))) > self.stop_after:
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait()
+                    self.stopped += 1
                     return JobOutcome(124, {"executor": "test", "job_id": f"t{len(self.calls)}"})
                 time.sleep(0.005)
         return JobOutcome(proc.returncode, {"executor": "test", "job_id": f"t{len(self.calls)}"})
