@@ -96,7 +96,7 @@ class CampaignTools:
         runner = CampaignRunner(
             self.store,
             make_engine(row.engine, self.settings),
-            root=self.settings.home / "campaigns",
+            root=self.settings.campaigns_path,
         )
         found = resolve_event(cstore, row.id, event)
         decision = {
