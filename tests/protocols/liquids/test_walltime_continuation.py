@@ -6,7 +6,6 @@ and the frame selection reads one uninterrupted equilibration."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -51,7 +50,8 @@ def test_npt_equilibration_stopped_at_its_wall_time_continues(store, settings) -
     assert select.decided_by == "rule:closest_density_frame"
     # the equilibration's thermo: every step once, from 0 to the end
     step = next(s for s in steps if s.id == after.step_id)
-    workdir = Path(step.workdir)
+    run_dir = settings.runs_path / store.get_run(out.run_id).workdir  # stored relative
+    workdir = run_dir / step.workdir  # a step's folder is stored relative to its run's
     thermo = read_table(workdir / "thermo.h5")["step"]
     assert thermo[0] == 0 and np.all(np.diff(thermo) > 0)
     assert thermo[-1] - payload["restart_step"] == payload["steps_remaining"]
