@@ -127,7 +127,7 @@ class Campaigns:
     @property
     def root(self) -> Path:
         """The folder holding campaign directories (``$SIMWRIGHT_HOME/campaigns``)."""
-        return self.settings.home / "campaigns"
+        return self.settings.campaigns_path
 
     # -- creating and running ---------------------------------------------------
     def validate(self, spec: Mapping[str, Any] | str, source: str = "the spec") -> CampaignSpec:

@@ -32,6 +32,7 @@ from simwright.protocols.preflight import preflight
 from simwright.protocols.registry import Protocol, get_protocol
 from simwright.settings import Settings
 from simwright.store import RunRow, Store
+from simwright.store.paths import Roots
 from simwright.store.queue import ACTIVE, RunQueue
 from simwright.store.reading import RunFields, RunReader, SqliteReader, sqlite_path
 
@@ -81,7 +82,7 @@ class Simwright:
             url = self.settings.db_url
             if url.startswith("sqlite:///"):
                 Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-            self._store = Store(url)
+            self._store = Store(url, Roots(self.settings.runs_path, self.settings.campaigns_path))
         return self._store
 
     @property
@@ -91,7 +92,7 @@ class Simwright:
         store = self.store  # opened first: the schema is at the head revision
         if self._reader is None:
             path = sqlite_path(store.url)
-            self._reader = SqliteReader(path) if path is not None else store
+            self._reader = SqliteReader(path, store.roots) if path is not None else store
         return self._reader
 
     @property

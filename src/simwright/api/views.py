@@ -196,9 +196,12 @@ def show_json(store: RunReader, row: RunFields, *, verify: bool = True) -> dict[
         }
     )
     # lazy: the agent layer's usage tables are read only when a run is shown
+    from simwright.agents.usage.turns import turns_json
     from simwright.agents.usage.view import usage_json
 
     data["usage"] = usage_json(store, row.id)
+    if row.protocol == "agent":
+        data["turns"] = turns_json(store, row.id)
     return data
 
 

@@ -2,7 +2,8 @@
 
 A package adds an engine by exposing, under that entry-point group, a factory
 ``(settings) -> SegmentEngine``. Built in: ``lammps_gcmc`` (LAMMPS ``fix gcmc``
-in slit pores) and ``synthetic`` (instant synthetic observables).
+in slit pores), ``lammps_clay_gcmc`` (water vapour on montmorillonite) and
+``synthetic`` (instant synthetic observables).
 """
 
 from __future__ import annotations
@@ -30,6 +31,14 @@ def lammps_gcmc_engine(settings: Settings) -> SegmentEngine:
     return GcmcSegmentEngine(lambda: gcmc_launcher(settings), jobs=segment_job_runners(settings))
 
 
+def lammps_clay_gcmc_engine(settings: Settings) -> SegmentEngine:
+    """The ``lammps_clay_gcmc`` engine (clay + water vapour; one rank, one thread)."""
+    # lazy: the clay builder and force field load only for specs that name this engine
+    from simwright.campaign.clay import ClaySegmentEngine
+
+    return ClaySegmentEngine(lambda: gcmc_launcher(settings))
+
+
 def synthetic_engine(settings: Settings) -> SegmentEngine:
     """The ``synthetic`` engine (needs nothing from ``settings``)."""
     return SyntheticEngine()
@@ -37,6 +46,7 @@ def synthetic_engine(settings: Settings) -> SegmentEngine:
 
 BUILTIN: Final[Mapping[str, EngineFactory]] = {
     "lammps_gcmc": lammps_gcmc_engine,
+    "lammps_clay_gcmc": lammps_clay_gcmc_engine,
     "synthetic": synthetic_engine,
 }
 

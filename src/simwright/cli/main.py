@@ -31,7 +31,7 @@ from simwright.cli.common import (
     settings_for,
     store_exists,
 )
-from simwright.errors import ContractError, SimwrightError
+from simwright.errors import ContractError, SimwrightError, ValidationError
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
@@ -54,16 +54,36 @@ EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
 @core_app.command()
 @handled
 def run(
-    request: Annotated[str, typer.Argument(help="A request in words, or a spec.yaml file.")],
+    request: Annotated[
+        str | None, typer.Argument(help="A request in words, or a spec.yaml file.")
+    ] = None,
+    many: Annotated[
+        Path | None,
+        typer.Option(
+            "--many",
+            help="A file of requests (one per line, # comments) or a folder of YAML specs: "
+            "plan them all, then run them side by side.",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(help="With --many: runs in flight at once (default: cores / cores per run)."),
+    ] = None,
+    skip_refused: Annotated[
+        bool, typer.Option(help="With --many: run the accepted requests even if some are refused.")
+    ] = False,
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Run a protocol from a request in words or a YAML spec file.
+    """Run a protocol from a request in words or a YAML spec file (or many: --many).
 
     The request goes through the same resolver as `simwright plan` (preflight and
     build stage included) before the run is created: values, names, engines, the
     estimated size against the configured limits and every input; a request `plan`
     refuses leaves no run, and a refusal exits with code 2.
+
+    With --many, every request is planned before any runs, and one refusal runs
+    nothing (exit code 2) unless --skip-refused; the runs then execute side by side.
     """
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.api.requests import plan as plan_request
@@ -73,6 +93,14 @@ def run(
     from simwright.protocols.preflight import preflight
 
     settings = settings_for(home)
+    if (request is None) == (many is None):
+        raise ValidationError("give either a request or --many FILE|DIR (not both)")
+    if many is not None:
+        # lazy: CLI start-up: `simwright --help` loads only cli/
+        from simwright.cli.many import run_many
+
+        run_many(many, settings, jobs=jobs, skip_refused=skip_refused, json_out=json_out, home=home)
+    assert request is not None
     resolved = plan_request(request, settings, load_protocols())
     proto = resolved.protocol
     checked = resolved.preflight or preflight(proto, resolved.params, settings).require()
@@ -80,8 +108,8 @@ def run(
         err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
     store = open_store(settings)
     run_settings = checked.run_settings(settings)
-    jobs = job_runners(run_settings, store)
-    runner = Runner(store, run_settings, observer=_observer(), jobs=jobs)
+    runners = job_runners(run_settings, store)
+    runner = Runner(store, run_settings, observer=_observer(), jobs=runners)
     _terminate_gracefully()
     outcome = runner.start(
         proto.graph,

@@ -160,8 +160,11 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
     if data.get("error"):
         console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
     # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.agents.usage.turns import turn_lines
     from simwright.agents.usage.view import usage_lines_from_json
 
+    for line in turn_lines(data.get("turns") or []):
+        console.print(line, markup=False, highlight=False)
     for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):
         console.print(line, markup=False, highlight=False)
 

@@ -83,7 +83,7 @@ def segment_job_runners(settings: Settings) -> Callable[[str], JobRunner] | None
     profile = settings.executor
     if not profile.batch:
         return None
-    root = settings.home / "campaigns"
+    root = settings.campaigns_path
     backend = PsijBackend(profile, profile.work_dir or root / "jobs")
     journal = FileJournal(root / "jobs.jsonl")
 

@@ -154,7 +154,7 @@ class Runner:
             result = codec.loads(run.result_json) if run.result_json else None
             return RunOutcome(run.id, "completed", run_dir, result)
         with run_lock(run_dir):
-            step, seq, attempt = self._resume_point(run.id)
+            step, seq, attempt = self._resume_point(run.id, run_dir)
             check_required(self.store, run.id, run_dir, step)
 
             def begin() -> tuple[Step, int, int]:
@@ -166,7 +166,7 @@ class Runner:
             return self._interruptible(run.id, run_dir, graph, begin)
 
     # -- internals ------------------------------------------------------------
-    def _resume_point(self, run_id: str) -> tuple[Step, int, int]:
+    def _resume_point(self, run_id: str, run_dir: Path) -> tuple[Step, int, int]:
         steps = self.store.steps(run_id)
         if not steps:
             entry = [e for e in self.store.events(run_id) if e.kind == "entry"]
@@ -174,7 +174,7 @@ class Runner:
                 raise StoreError(f"run {run_id} has no recorded first step")
             return upgraded(codec.loads(json.loads(entry[0].payload_json)["step"])), 1, 1
         last = steps[-1]
-        if last.status != "completed" and kill_orphaned_engine(Path(last.workdir)):
+        if last.status != "completed" and kill_orphaned_engine(run_dir / last.workdir):
             self.store.add_event(
                 run_id,
                 EventRecord("orphan_stopped", f"stopped the engine left running in {last.workdir}"),
@@ -230,7 +230,7 @@ class Runner:
             name=label,
             step_json=step_json,
             inputs_hash=codec.value_hash(step),
-            workdir=str(workdir),
+            workdir=workdir.relative_to(run_dir).as_posix(),  # recorded relative to the run
         )
         ctx = RunContext(
             run_id=run_id,

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from fastapi import HTTPException, Request
 
-from simwright.service.config import LOCAL, ServiceConfig, TokenRefused, authorize
-
+from simwright.service.config import ServiceConfig, TokenRefused, authorize
 
 
 @dataclass(frozen=True)
