@@ -47,6 +47,8 @@ DISORDERED = {
     "instruction": "Li diffusion in Li6PS5Cl with half of the Cl exchanged between 4a and 4c",
     "parameters": {**TINY, "anion_exchange": 0.5},
 }
+LONG = 1500
+"""Seconds a turn may take: CHGNet runs ~0.2 s a step on an idle core, ~3 s under load."""
 ARTICLE = {
     "key": "deiseroth2008",
     "value": 0.3,
@@ -107,12 +109,14 @@ def test_feedback_adds_site_disorder_and_reuses_the_ordered_run(tmp_path: Path) 
         "exec": [],
     }
     with serving(scripts) as server:
-        first = ask(home, server, "ask", REQUEST)
+        first = ask(home, server, "ask", REQUEST, timeout=LONG)
         assert first.returncode == 0, first.stdout + first.stderr
         run_id = re.search(r"run (\S+):", first.stdout).group(1)  # type: ignore[union-attr]
         assert "anion_exchange_ordered = 0 " in first.stdout
 
-        turn = ask(home, server, "ask", FEEDBACK, "--continue", run_id, "--author", "paimon")
+        turn = ask(
+            home, server, "ask", FEEDBACK, "--continue", run_id, "--author", "paimon", timeout=LONG
+        )
         assert turn.returncode == 0, turn.stdout + turn.stderr
         assert "anion_exchange_ordered = 0 " in turn.stdout
         assert "anion_exchange_disordered = 0.5 " in turn.stdout

@@ -12,8 +12,11 @@ from helpers.llm_server import ModelServer
 from helpers.paths import TESTS
 
 
-def ask(home: Path, server: ModelServer, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m simwright ARGS --home HOME`` with models at the test server."""
+def ask(
+    home: Path, server: ModelServer, *args: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``python -m simwright ARGS --home HOME`` with models at the test server, killed
+    after ``timeout`` seconds."""
     env = dict(
         os.environ,
         PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])),
@@ -26,7 +29,7 @@ def ask(home: Path, server: ModelServer, *args: str) -> subprocess.CompletedProc
         [sys.executable, "-m", "simwright", *args, "--home", str(home)],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
         env=env,
         check=False,
     )
