@@ -97,7 +97,11 @@ def compare(request: WireRequest) -> ModelResponse:
 @pytest.mark.slow  # two CLI processes, each loading CHGNet and running 110 MD steps
 # CHGNet's MD path converts a tensor that still requires grad (its own warning)
 @pytest.mark.filterwarnings("ignore:Converting a tensor with requires_grad:UserWarning")
-def test_feedback_adds_site_disorder_and_reuses_the_ordered_run(tmp_path: Path) -> None:
+def test_feedback_adds_site_disorder_and_reuses_the_ordered_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one torch thread: two wait on each other on a loaded machine (engines/ase/mlip.py)
+    monkeypatch.setenv("SIMWRIGHT_THREADS", "1")
     home = tmp_path / "home"
     scripts = {
         "orch": [
