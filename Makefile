@@ -7,11 +7,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 # Debian packages the test suite needs (installed only when running as root).
-<<<<<<< HEAD
-APT_PACKAGES ?= quantum-espresso quantum-espresso-data postgresql slurm-wlm munge
-=======
-APT_PACKAGES ?= quantum-espresso quantum-espresso-data postgresql chromium
->>>>>>> wt-dash
+APT_PACKAGES ?= quantum-espresso quantum-espresso-data postgresql slurm-wlm munge chromium
 DEMO_HOME ?= $(CURDIR)/.simwright-demo
 DEMO_REQUEST ?= self-diffusion coefficient of SPC/E water at 298 K
 
@@ -33,11 +29,7 @@ system-packages:
 	if [ "$$(id -u)" = "0" ]; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else \
-<<<<<<< HEAD
-		echo "not root: install$$missing yourself (sudo apt-get install$$missing) for the DFT, PostgreSQL and Slurm tests"; \
-=======
-		echo "not root: install$$missing yourself (sudo apt-get install$$missing) for the DFT, PostgreSQL and browser tests"; \
->>>>>>> wt-dash
+		echo "not root: install$$missing yourself (sudo apt-get install$$missing) for the DFT, PostgreSQL, Slurm and browser tests"; \
 	fi
 
 demo: install

@@ -34,7 +34,10 @@ class EngineJob:
 
     ``stdout_path``/``stderr_path`` receive the engine's output in full; ``stdin_path``
     (if any) is its standard input. ``cores`` is what the call uses (MPI ranks × threads);
-    ``timeout_s`` its wall-time limit (None: none).
+    ``timeout_s`` its wall-time limit (None: none). ``continuable``: the engine can go on
+    from the restart files it writes, so a job the scheduler requeues (preemption) is
+    stopped instead and reported like one at its wall time (exit code 124), for the
+    caller to continue it (:mod:`simwright.engines.lammps.continuation`).
     """
 
     engine: str
@@ -46,6 +49,7 @@ class EngineJob:
     stdin_path: Path | None = None
     timeout_s: float | None = None
     cores: int = 1
+    continuable: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,11 @@ class JobOutcome:
 
     exit_code: int
     extra: Mapping[str, str] = field(default_factory=dict)
+
+
+STOPPED_EXIT: Final = 124
+"""The exit code of an engine call stopped before its end: at its wall time (local or
+batch), or requeued by the scheduler while continuable (``extra['stopped_by']`` says)."""
 
 
 class JobRunner(Protocol):

@@ -1,21 +1,24 @@
 """The durable runner against a real one-node Slurm, in this process: a job whose
 submission was recorded without its id is found by name and attached, not submitted
-again; a job cancelled once too often spends the retry budget and fails the call."""
+again; a job cancelled once too often spends the retry budget and fails the call; a
+recorded wall-time stop is collected for a continuable job and run again otherwise."""
 
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from helpers.slurm import SlurmCluster
 from simwright.errors import EngineError
+from simwright.executors.backend import JobEnd
 from simwright.executors.durable import DurableRunner, fingerprint, job_name
 from simwright.executors.journal import Journal, Submission
 from simwright.executors.psij_backend import PsijBackend
-from simwright.jobs import EngineJob, ExecutorProfile, JobScope
+from simwright.jobs import STOPPED_EXIT, EngineJob, ExecutorProfile, JobOutcome, JobScope
 from simwright.store import Store
 
 PROFILE = ExecutorProfile(kind="slurm", poll_interval_s=0.2, retries=0)
@@ -95,3 +98,32 @@ def _cancel_when_listed(cluster: SlurmCluster, name: str) -> None:
             cluster.command("scancel", found[0].job_id)
             return
         time.sleep(0.1)
+
+
+def test_a_recorded_wall_time_stop_is_collected_only_when_the_job_can_continue(
+    slurm_here: SlurmCluster, store: Store, tmp_path: Path
+) -> None:
+    scope, journal = _scope(store, tmp_path, "stopped-run")
+    before = _echo(scope.run_dir / "attempt1")
+    key = f"{scope.run_id}/001/1"
+    # an earlier controller saw the job stopped at its wall time (exit 124), then died
+    sub = Submission(key, 1, job_name(key, 1), fingerprint(before), str(before.workdir), "slurm")
+    (before.workdir / "snapshot.100.restart").write_text("restart\n")  # what the job wrote
+    journal.intent(sub)
+    journal.submitted(sub, "999999")
+    journal.ended(sub, "999999", JobEnd("FAILED", STOPPED_EXIT, message="time limit"))
+
+    def resumed(folder: str, continuable: bool) -> JobOutcome:
+        job = replace(_echo(scope.run_dir / folder), continuable=continuable)
+        backend = PsijBackend(PROFILE, tmp_path / "jobs")
+        return DurableRunner(backend, journal, f"{scope.run_id}/001", retries=0).run(job)
+
+    collected = resumed("attempt2", continuable=True)
+    assert (collected.exit_code, collected.extra["collection"]) == (STOPPED_EXIT, "collected")
+    assert collected.extra["stopped_by"] == "wall time"
+    assert (scope.run_dir / "attempt2" / "snapshot.100.restart").read_text() == "restart\n"
+    assert slurm_here.jobs(job_name(key, 0)[:-1]) == []  # nothing submitted
+
+    rerun = resumed("attempt3", continuable=False)  # cannot continue: run again
+    assert (rerun.exit_code, rerun.extra["collection"]) == (0, "submitted")
+    assert [j.name for j in slurm_here.jobs(job_name(key, 0)[:-1])] == [job_name(key, 2)]

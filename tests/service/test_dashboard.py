@@ -175,6 +175,10 @@ def test_a_run_page_shows_graph_results_plot_report_and_summaries(settings: Sett
     text = page.text
     assert 'data-finished="true"' in text
     assert 'data-step-status="FitEOS">completed' in text and "stateDiagram-v2" in text
+    svg = _step_svg(text)
+    for step in ("BuildCrystal", "ScanVolumes", "FitEOS", "Report", "Done"):
+        assert svg[step] == "true", step  # every step drawn, each executed
+    assert 'data-edge="FitEOS->Report"' in text
     assert '<th scope="row">lattice_constant</th><td>3.59' in text
     assert "<h1>Lattice constant of Cu</h1>" in text  # report.md rendered
     assert text.count("<details><summary>Summary</summary>") >= 2  # structure, tables
@@ -240,3 +244,36 @@ def test_a_run_waiting_for_a_decision_is_answered_from_its_page(settings: Settin
     assert answered.status_code == 303
     assert api.status(out.run_id)["queue"] == {"state": "queued", "choose": "redo"}
     assert api.execute(out.run_id, choose="redo").result == "redone"
+    svg = _step_svg(c.get(f"/ui/runs/{out.run_id}").text)
+    assert svg == {"Judge": "true", "Keep": "false", "Redo": "true", "Done": "true"}
+
+
+def _step_svg(html: str) -> dict[str, str]:
+    """The step graph's inline SVG on a run page: each node's ``data-executed``; the
+    taken edges are drawn solid (class ``taken``)."""
+    found = re.search(r'<figure class="stepgraph">\s*<svg role="img".*?</svg>', html, re.S)
+    assert found, "no step graph SVG on the page"
+    nodes = re.findall(r'data-node="([^"]+)" data-executed="(true|false)"', found.group(0))
+    taken = re.findall(r'class="edge taken[^"]*" data-edge="([^"]+)"', found.group(0))
+    assert taken, "no edge of the run's path is marked"
+    return dict(nodes)
+
+
+def test_run_and_campaign_lists_are_paged(settings: Settings) -> None:
+    c, api = _client(settings)
+    runs = [api.submit("lattice constant of fcc Cu with EMT", files=False).run_id for _ in "abc"]
+    first = c.get("/ui/?limit=2&status=queued").text
+    assert [r for r in runs if f'href="/ui/runs/{r}"' in first] == runs[1:]  # newest first
+    older = re.search(r'<a rel="next" href="([^"]+)">Older runs', first)
+    assert older and "status=queued" in older.group(1) and 'rel="prev"' not in first
+    second = c.get(older.group(1).replace("&amp;", "&")).text
+    assert f'href="/ui/runs/{runs[0]}"' in second and "Runs 3–3" in second
+    assert 'rel="next"' not in second and "Newer runs" in second
+    assert "No runs on this page" in c.get("/ui/?limit=2&offset=10").text
+    assert c.get("/ui/?limit=0").status_code == 422
+
+    campaigns = Campaigns(settings, api.store)
+    made = [campaigns.create(merged(ESCALATING, {"name": n}), who="t") for n in ("x", "y")]
+    one = c.get("/ui/campaigns?limit=1").text
+    assert made[1] in one and made[0] not in one and "Older campaigns" in one
+    assert made[0] in c.get("/ui/campaigns?limit=1&offset=1").text

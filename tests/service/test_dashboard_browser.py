@@ -71,6 +71,11 @@ def test_submit_from_the_form_follow_it_live_and_open_the_plot(server: Server) -
         assert float(value) == pytest.approx(3.59, abs=0.01)  # EMT Cu (Jacobsen et al. 1996)
         assert unit == "Å" and source.endswith("results.h5")
         assert page.get_by_role("listitem").filter(has_text="FitEOS").count() >= 1
+        graph = page.get_by_role("img", name=re.compile(r"^Step graph of lattice_constant"))
+        assert graph.is_visible()
+        fit = graph.locator('[data-node="FitEOS"]')
+        assert fit.get_attribute("data-executed") == "true"
+        assert "completed" in (fit.text_content() or "")
         assert page.get_by_role("heading", name="Report").is_visible()
         screenshot(page, "run-completed")
 

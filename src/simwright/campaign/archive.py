@@ -236,12 +236,13 @@ def identify(cstore: CampaignStore, digest: str, system: str, chain_id: str) -> 
 def check_segment_restart(cstore: CampaignStore, state: StateView, segment: SegmentRef) -> None:
     """Raise :class:`ProvenanceConflict` unless a segment's restart is as committed."""
     path = Path(segment.restart_path)
-    if not path.is_file():
+    try:
+        digest = sha256_file(path)  # no separate stat: opening it says whether it is there
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         problem = ProvenanceProblem(
             "missing_file", f"restart {path} of segment {segment.seq} is missing"
         )
-        raise ProvenanceConflict([problem], refused_state_id=state.id, path=str(path))
-    digest = sha256_file(path)
+        raise ProvenanceConflict([problem], refused_state_id=state.id, path=str(path)) from None
     if digest != segment.restart_sha256:
         problem = identify(cstore, digest, state.system, state.chain_id)
         if problem.code in ("not_accepted", "wrong_archive"):

@@ -4,7 +4,7 @@ Systems use the ``montmorillonite`` builder (:class:`~simwright.builders.clay.Cl
 conditions need ``temperature_k`` and ``relative_humidity`` (converted to a
 reservoir pressure p = RH · p_sat of SPC/E water, ideal-gas fugacity; a stated
 ``pressure_bar`` is refused rather than silently overridden), and
-``segment.parameters`` are :class:`~simwright.engines.lammps.clay_gcmc.ClayGcmcSettings`.
+``segment.parameters`` are :class:`~simwright.campaign.clay_lammps.ClayGcmcSettings`.
 The first segment of a chain builds the system, records its preparation checks
 (``equilibration/preparation.json``), equilibrates it by NVT without exchanges and
 starts the GCMC from that restart (its sha256 in the monitor record).
@@ -26,6 +26,12 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.builders.clay import ClayParameters
+from simwright.campaign.clay_lammps import (
+    ClayGcmcResult,
+    ClayGcmcSettings,
+    ClaySegment,
+    run_clay_segment,
+)
 from simwright.campaign.engine import (
     FromRestart,
     SegmentOutput,
@@ -34,12 +40,6 @@ from simwright.campaign.engine import (
 )
 from simwright.campaign.spec import CampaignSpec, SystemSpec
 from simwright.campaign.spec_load import SpecProblem, pydantic_problems
-from simwright.engines.lammps.clay_gcmc import (
-    ClayGcmcResult,
-    ClayGcmcSettings,
-    ClaySegment,
-    run_clay_segment,
-)
 from simwright.engines.lammps.launcher import LammpsLauncher
 from simwright.errors import EngineError, ValidationError
 from simwright.forcefields.clayff import clayff_sources

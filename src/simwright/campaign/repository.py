@@ -92,6 +92,9 @@ _UPDATE_STATE = _STATES.update().where(
 )
 """Compare-and-set update of a state: only while its status is the one read."""
 _UPDATE_SEGMENT = _SEGMENTS.update().where(_SEGMENTS.c.id == bindparam("b_id"))
+_INSERT_SEGMENT = _SEGMENTS.insert()
+"""Built once: a new statement object per cycle would be compiled-cache-keyed each time."""
+_STATE_NAMES: Final = frozenset(STATE_FIELDS)
 
 
 def _view(row: Any) -> StateView:
@@ -250,7 +253,7 @@ class CampaignStore:
         segment = dict(segment)
         self.paths.relative_fields(state.campaign_id, segment, PATH_COLUMNS[CampaignSegmentRow])
         with self.store.engine.begin() as conn:
-            result = conn.execute(_SEGMENTS.insert(), segment)
+            result = conn.execute(_INSERT_SEGMENT, segment)
             new_state = _set_state(conn, state, changes, via) if changes else state
             key = result.inserted_primary_key
             assert key is not None
@@ -400,7 +403,7 @@ def _set_state(
 ) -> StateView:
     """Update one state if it is still as ``state`` says (compare-and-set on its status)."""
     values = dict(changes)
-    unknown = set(values) - set(STATE_FIELDS)
+    unknown = values.keys() - _STATE_NAMES
     if unknown:
         raise CampaignError(f"campaign state has no field(s) {', '.join(sorted(unknown))}")
     if "status" in values:

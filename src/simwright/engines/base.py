@@ -116,6 +116,7 @@ def run_subprocess(
     monitor_every_s: float = 2.0,
     runner: JobRunner | None = None,
     cores: int = 1,
+    continuable: bool = False,
 ) -> EngineCall:
     """Run ``argv`` with ``cwd=workdir`` and return its :class:`EngineCall` record.
 
@@ -124,7 +125,8 @@ def run_subprocess(
     ``monitor`` (if given) is called every ``monitor_every_s`` seconds while the
     engine runs, e.g. to report progress from its log file. ``runner`` (if given)
     decides where the call runs — a local pool, a batch scheduler (:mod:`simwright.jobs`)
-    — and ``cores`` is what the call uses; without one it runs here, now.
+    — and ``cores`` is what the call uses; without one it runs here, now. ``continuable``:
+    the engine can go on from its restart files (:class:`simwright.jobs.EngineJob`).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     if runner is not None:
@@ -138,6 +140,7 @@ def run_subprocess(
             stdin_path=stdin_path,
             timeout_s=timeout_s,
             cores=cores,
+            continuable=continuable,
         )
         return _run_job(runner, job, version, monitor, monitor_every_s)
     full_env = dict(os.environ)

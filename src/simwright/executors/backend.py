@@ -6,10 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from simwright.jobs import EngineJob
+from simwright.jobs import STOPPED_EXIT, EngineJob
 
 FINISHED = "COMPLETED"
 """The final state of a job whose engine ran to its end (its exit code is known)."""
+REQUEUED = "REQUEUED"
+"""The end recorded for a continuable job the scheduler requeued, stopped by simwright."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,13 @@ class JobEnd:
     def engine_finished(self) -> bool:
         """True when the engine ran to its end (whatever its exit code)."""
         return self.exit_code is not None
+
+    @property
+    def stopped_by(self) -> str:
+        """``wall time`` or ``requeue`` for a job stopped before its end, else empty."""
+        if self.exit_code != STOPPED_EXIT:
+            return ""
+        return "requeue" if self.state == REQUEUED else "wall time"
 
     def describe_history(self) -> str:
         """``QUEUED@0.0s ACTIVE@0.4s COMPLETED@1.3s``."""

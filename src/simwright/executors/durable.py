@@ -10,8 +10,9 @@ and each attempt of it a deterministic job name. Before submitting,
   its job id, or by its name when the controller died before recording the id) — never
   submitted again;
 - one whose engine already ran to its end with exit code 0 is **collected**: its outputs
-  are copied into the new attempt's folder; one that failed is run again (a new
-  submission: a resumed run retries a failed call);
+  are copied into the new attempt's folder; so is a continuable job stopped at its wall
+  time or requeued (exit 124: the caller continues from its restart files); one that
+  failed is run again (a new submission: a resumed run retries a failed call);
 - an unfinished one whose inputs differ (another fingerprint) is cancelled;
 - one the scheduler cancelled, preempted or lost (no exit code) is **resubmitted** as the
   next attempt, at most ``retries`` times.
@@ -32,8 +33,8 @@ from typing import Final
 
 from simwright.errors import EngineError
 from simwright.executors.backend import BatchBackend, JobEnd
-from simwright.executors.journal import Attempt, Submission, SubmissionJournal
-from simwright.jobs import EngineJob, JobOutcome
+from simwright.executors.journal import Attempt, Ending, Submission, SubmissionJournal
+from simwright.jobs import STOPPED_EXIT, EngineJob, JobOutcome
 from simwright.processes import PID_FILE
 
 NEVER_SUBMITTED: Final = "NEVER_SUBMITTED"
@@ -98,17 +99,20 @@ class DurableRunner:
         lost = [a for a in ours if _lost(a)]
         ids = [a.submission.job_id for a in ours if a.submission.job_id]
         last = ours[-1] if ours else None
-        if last is not None and last.ending is not None and last.ending.exit_code == 0:
+        if last is not None and last.ending is not None and _collectable(job, last.ending):
             _copy_outputs(Path(last.submission.workdir), job.workdir)
-            return self._outcome(last.submission, last.ending.exit_code, last.ending.history,
-                                 ids, len(lost), "collected")  # fmt: skip
+            ended = last.ending
+            assert ended.exit_code is not None
+            return self._outcome(last.submission, ended.exit_code, ended.history, ids,
+                                 len(lost), "collected",
+                                 JobEnd(ended.state, ended.exit_code).stopped_by)  # fmt: skip
         if last is not None and last.ending is None:
             end = self._reattach(job, last, ids, monitor, monitor_every_s)
             if end is not None and end.engine_finished:
                 assert end.exit_code is not None
                 _copy_outputs(Path(last.submission.workdir), job.workdir)
                 return self._outcome(last.submission, end.exit_code, end.describe_history(),
-                                     ids, len(lost), "re-attached")  # fmt: skip
+                                     ids, len(lost), "re-attached", end.stopped_by)  # fmt: skip
             if end is not None:
                 lost.append(last)
         number = max((a.submission.attempt for a in attempts), default=0)
@@ -173,15 +177,23 @@ class DurableRunner:
             self.journal.ended(sub, job_id, end)
             if end.exit_code is not None:
                 return self._outcome(sub, end.exit_code, end.describe_history(), ids, lost,
-                                     "submitted")  # fmt: skip
+                                     "submitted", end.stopped_by)  # fmt: skip
             lost += 1
 
     def _outcome(
-        self, sub: Submission, exit_code: int, history: str, ids: list[str], lost: int, how: str
+        self,
+        sub: Submission,
+        exit_code: int,
+        history: str,
+        ids: list[str],
+        lost: int,
+        how: str,
+        stopped_by: str = "",
     ) -> JobOutcome:
         return JobOutcome(
             exit_code,
             {
+                **({"stopped_by": stopped_by} if stopped_by else {}),
                 "executor": self.backend.name,
                 "job_id": ids[-1] if ids else "",
                 "job_name": sub.job_name,
@@ -192,6 +204,13 @@ class DurableRunner:
                 "collection": how,
             },
         )
+
+
+def _collectable(job: EngineJob, ending: Ending) -> bool:
+    """True when a recorded end is collected rather than run again: the engine ran to
+    its end with exit code 0, or a continuable job was stopped early (its restart files
+    are where the caller continues from, not a reason to start over)."""
+    return ending.exit_code == 0 or (job.continuable and ending.exit_code == STOPPED_EXIT)
 
 
 def _lost(attempt: Attempt) -> bool:

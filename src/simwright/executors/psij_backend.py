@@ -10,6 +10,7 @@ recording its id.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
 import time
@@ -19,14 +20,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from simwright.errors import EngineError
-from simwright.executors.backend import FINISHED, JobEnd, StateChange
-from simwright.jobs import EngineJob, ExecutorProfile
+from simwright.executors.backend import FINISHED, REQUEUED, JobEnd, StateChange
+from simwright.jobs import STOPPED_EXIT, EngineJob, ExecutorProfile
 
 if TYPE_CHECKING:
     from psij import Job, JobExecutor, JobSpec
 
-TIMEOUT_EXIT: Final = 124
+TIMEOUT_EXIT: Final = STOPPED_EXIT
 """The exit code reported for a job stopped at its wall time (as for a local timeout)."""
+
+REQUEUE_CHECK_S: Final = 1.0
+"""How often a continuable Slurm job is checked for a requeue (PSI/J ignores a job going
+back from running to pending)."""
+_RESTARTS: Final = re.compile(r"\bRestarts=(\d+)")
 
 MIN_WALLTIME_S: Final = 60.0
 """Schedulers count wall time in minutes: never ask for less than one."""
@@ -104,13 +110,16 @@ class PsijBackend:
         if job_id not in self._jobs:
             self._jobs[job_id] = self._attach(job, job_id)
         pjob, history, since = self._jobs.pop(job_id)
-        every = timedelta(seconds=monitor_every_s) if monitor else None
+        watch = job.continuable and self.name == "slurm"
+        every = _wake_every(monitor_every_s if monitor else None, watch)
         while True:
             status = pjob.wait(timeout=every)
             if status is not None and status.state.final:
                 break
             if monitor is not None:
                 monitor()
+            if watch and self._requeued(job_id):
+                return self._stop_requeued(job_id, history, since)
         if not history or history[-1].state != status.state.name:
             history.append(StateChange(status.state.name, time.monotonic()))
         message = status.message or ""
@@ -120,6 +129,25 @@ class PsijBackend:
             history=_relative(history, since),
             message=message,
         )
+
+    def _requeued(self, job_id: str) -> bool:
+        """True when Slurm has requeued ``job_id`` after it started (``Restarts`` > 0)."""
+        try:
+            out = subprocess.run(
+                ["scontrol", "-o", "show", "job", job_id],
+                capture_output=True, text=True, timeout=60, check=False,
+            ).stdout  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        found = _RESTARTS.search(out)
+        return found is not None and int(found.group(1)) > 0
+
+    def _stop_requeued(self, job_id: str, history: list[StateChange], since: float) -> JobEnd:
+        """Cancel a requeued continuable job: its caller continues it from its restarts."""
+        self.cancel(job_id)
+        message = "requeued by the scheduler after it started; stopped to continue from restarts"
+        history.append(StateChange(REQUEUED, time.monotonic(), message))
+        return JobEnd(REQUEUED, STOPPED_EXIT, _relative(history, since), message)
 
     def cancel(self, job_id: str) -> None:
         """Cancel ``job_id`` (``scancel`` / ``qdel``)."""
@@ -198,6 +226,13 @@ def _make_executor(profile: ExecutorProfile, work_dir: Path) -> JobExecutor:
     if profile.kind == "slurm":
         return JobExecutor.get_instance("slurm", config=SlurmExecutorConfig(**options))
     return JobExecutor.get_instance("pbs", config=PBSExecutorConfig(**options))
+
+
+def _wake_every(monitor_every_s: float | None, watch: bool) -> timedelta | None:
+    """How long to wait between wake-ups: the monitor's interval, shortened to
+    :data:`REQUEUE_CHECK_S` while watching for a requeue; None: only at the end."""
+    seconds = [s for s in (monitor_every_s, REQUEUE_CHECK_S if watch else None) if s]
+    return timedelta(seconds=min(seconds)) if seconds else None
 
 
 def _exit_code(state: str, code: int | None, message: str) -> int | None:

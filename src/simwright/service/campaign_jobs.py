@@ -6,12 +6,18 @@ injected), so a long campaign never blocks the API. The campaign's own lock keep
 two processes from advancing it. The processes are started from one long-lived
 thread: their parent-death signal follows the thread that started them, so they
 die with the service (and are recorded ``interrupted``; a later resume continues).
+
+While a process advances a campaign, a marker ``<state_dir>/<campaign id>`` says so; it
+is removed when the process ends by itself (the campaign completed, waits for a review
+or reached a limit) and kept when the service stops or dies with it, so the next
+service knows which campaigns to resume (:mod:`simwright.service.campaign_recovery`).
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simwright.lifetime import die_with_parent
+
+SAFE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
+"""Campaign ids that may name a marker file (every id the runner makes)."""
 
 CampaignArgv = Callable[[str], Sequence[str]]
 """The command line that advances a campaign (its id)."""
@@ -54,10 +63,13 @@ class CampaignLauncher:
     """Where each process's output goes (``campaign-<id>.log``); None discards it."""
     poll_s: float = 0.2
     """How often a campaign asked for while its previous process still ran is looked at."""
+    state_dir: Path | None = None
+    """Where the markers of campaigns being advanced are kept; None keeps none."""
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     _requests: queue.Queue[str | None] = field(default_factory=queue.Queue)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _thread: threading.Thread | None = None
+    _stopping: bool = False
 
     def start(self) -> None:
         """Start the thread that starts the processes."""
@@ -77,9 +89,41 @@ class CampaignLauncher:
             proc = self.procs.get(campaign_id)
             return proc is not None and proc.poll() is None
 
-    def stop(self, grace_s: float = 10.0) -> None:
-        """Interrupt the processes (their campaigns are recorded ``interrupted``)."""
+    def marked(self) -> list[str]:
+        """Campaigns marked as being advanced and not advanced by a process of ours: those
+        a previous service was advancing when it stopped or died."""
+        if self.state_dir is None or not self.state_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.state_dir.iterdir() if not self.running(p.name))
+
+    def forget(self, campaign_id: str) -> None:
+        """Remove the marker of ``campaign_id`` (nothing to resume)."""
+        if self.state_dir is not None and SAFE_ID.match(campaign_id):
+            (self.state_dir / campaign_id).unlink(missing_ok=True)
+
+    def _mark(self, campaign_id: str) -> None:
+        if self.state_dir is not None and SAFE_ID.match(campaign_id):
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            (self.state_dir / campaign_id).write_text(campaign_id + "\n")
+
+    def _reap(self) -> None:
+        """Forget the processes that ended by themselves (not stopped by :meth:`stop`)."""
         with self._lock:
+            if not self._stopping:
+                self._reap_ended()
+
+    def _reap_ended(self) -> None:
+        ended = [cid for cid, p in self.procs.items() if p.poll() is not None]
+        for campaign_id in ended:
+            del self.procs[campaign_id]
+            self.forget(campaign_id)
+
+    def stop(self, grace_s: float = 10.0) -> None:
+        """Interrupt the processes (their campaigns are recorded ``interrupted`` and
+        keep their markers, so the next service resumes them)."""
+        with self._lock:
+            self._reap_ended()  # those that ended before the stop ended by themselves
+            self._stopping = True
             live = [p for p in self.procs.values() if p.poll() is None]
         for proc in live:
             proc.send_signal(signal.SIGTERM)
@@ -104,12 +148,17 @@ class CampaignLauncher:
                 return
             if asked:
                 pending.add(asked)
+            self._reap()
             for campaign_id in sorted(pending):
-                if not self.running(campaign_id):
+                with self._lock:  # no process starts once stop() has begun
+                    if self._stopping:
+                        return
+                    previous = self.procs.get(campaign_id)
+                    if previous is not None and previous.poll() is None:
+                        continue
                     pending.discard(campaign_id)
-                    proc = self._spawn(campaign_id)
-                    with self._lock:
-                        self.procs[campaign_id] = proc
+                    self._mark(campaign_id)
+                    self.procs[campaign_id] = self._spawn(campaign_id)
 
     def _spawn(self, campaign_id: str) -> subprocess.Popen[bytes]:
         log = subprocess.DEVNULL

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simwright.contract import SCHEMA_VERSION, read_structure
+from simwright.engines.lammps.continuation import run_continuing, stop_reason
 from simwright.engines.lammps.segment import (
     LammpsLauncher,
     LammpsResult,
     MDSpec,
-    run_segment,
 )
 from simwright.engines.lammps.templates import SNAPSHOT_PATTERN
 from simwright.forcefields.base import ForceField
@@ -58,7 +58,7 @@ def segment(
 ) -> LammpsResult:
     """Run one LAMMPS segment in the step directory and record the call."""
     ctx.progress(None, f"LAMMPS {spec.ensemble}, {spec.steps} steps")
-    result = run_segment(
+    result, stopped = run_continuing(
         launcher(ctx.settings, ctx.jobs),
         spec,
         forcefield,
@@ -66,8 +66,22 @@ def segment(
         structure=structure,
         restart=ctx.path(restart) if restart is not None else None,
         timeout_s=ctx.settings.limits.engine_timeout_s,
+        budget=ctx.settings.executor.retries,
         progress=ctx.progress,
     )
+    for part in stopped:
+        ctx.engine_call(part.call)
+        ctx.event(
+            "segment_continued",
+            f"LAMMPS {stop_reason(part.call)}; continued from {part.restart.name} "
+            f"for the remaining {part.steps_remaining} steps",
+            stopped_by=part.stopped_by,
+            restart=part.restart.name,
+            restart_step=part.restart_step,
+            steps_remaining=part.steps_remaining,
+            stopped_job_id=part.job_id,
+            stopped_log=part.log_path.name,
+        )
     ctx.engine_call(result.call)
     return result
 

@@ -6,10 +6,7 @@ import hashlib
 from pathlib import Path
 
 
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
-    """sha256 of a file's content."""
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
+def sha256_file(path: Path) -> str:
+    """sha256 of a file's content (read in blocks by :func:`hashlib.file_digest`)."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()

@@ -72,6 +72,29 @@ def test_co_on_al111_end_to_end(store: Store, settings: Settings) -> None:
     assert len(store.engine_calls(out.run_id)) == 3
 
 
+@needs_pw
+@pytest.mark.slow
+def test_single_points_without_relaxation(store: Store, settings: Settings) -> None:
+    params = dft_adsorption.PROTOCOL.validate({**CO_AL, "relax": False})
+    out = Runner(store, settings).start(
+        dft_adsorption.GRAPH,
+        dft_adsorption.PROTOCOL.first_step(params),
+        protocol="dft_adsorption_energy",
+    )
+    assert out.status == "completed", out.error
+    values = out.result.values
+    assert values["adsorption_energy"].value == values["adsorption_energy_unrelaxed"].value
+    report = next(a for a in out.result.artifacts if a.kind == "report")
+    assert "not relaxed: single points" in (out.run_dir / report.path).read_text()
+    record = json.loads(
+        (
+            out.run_dir / next(a for a in out.result.artifacts if a.kind == "settings").path
+        ).read_text()
+    )
+    assert record["relaxed"].startswith("nothing")
+    assert len(store.engine_calls(out.run_id)) == 3
+
+
 def test_requests() -> None:
     raw = dft_adsorption.parse_request(
         "adsorption energy of CO on Cu(111) at the hcp hollow with PBE"
@@ -84,6 +107,8 @@ def test_requests() -> None:
     }
     raw = dft_adsorption.parse_request("binding energy of CO on a 3x3 Cu(111) slab, top site, PBE")
     assert raw is not None and raw["site"] == "ontop" and raw["structure"]["size"] == (3, 3, 3)
+    raw = dft_adsorption.parse_request("unrelaxed adsorption energy of CO on Cu(111) with PBE")
+    assert raw is not None and raw["relax"] is False
     assert dft_adsorption.parse_request("adsorption energy of CO on Cu(111)") is None
     with pytest.raises(ParseError, match="names a molecule and a surface"):
         dft_adsorption.parse_request("adsorption energy on copper with PBE")

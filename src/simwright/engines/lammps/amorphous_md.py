@@ -1,11 +1,14 @@
 """The LAMMPS script body of a melt–quench (pure: values in, lines out).
 
 Follows :func:`~simwright.engines.lammps.potential_md.potential_head`: fresh velocities
-at the melt temperature; four runs at zero pressure (isotropic Nosé–Hoover NPT):
-melt, a linear temperature ramp down to the final temperature (the quench), an anneal
-at the final temperature, and a production that writes frames to :data:`FRAMES_NAME`.
-The thermo carries ``v_msd``, the mean-square displacement (Å², centre-of-mass drift
-removed) since the start, so that the melt can be checked to have been a liquid.
+at the melt temperature; the melt and a linear temperature ramp down to the final
+temperature (the quench) at the crystal's volume (Nosé–Hoover NVT: a liquid far above
+its melting point at zero pressure may cavitate, as Tersoff silicon does at 3400 K);
+then an anneal and a production at the final temperature and zero pressure (isotropic
+NPT), the production writing frames to :data:`FRAMES_NAME`. The thermo carries
+``v_msd``, the mean-square displacement (Å², centre-of-mass drift removed) since the
+start, so that the melt can be checked to have been a liquid; ``fix halt`` stops a run
+whose box grows beyond :data:`MAX_VOLUME_RATIO` times the crystal's.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from simwright.engines.lammps.forcefield_block import num
 from simwright.engines.lammps.solid_md import ATOMIC_DATA_NAME, THERMO, Dynamics
 from simwright.engines.lammps.templates import RESTART_NAME, fs_to_ps
 
+MAX_VOLUME_RATIO: Final = 1.5
+"""A solid or a quenched glass stays within a few percent of the crystal's volume; a box
+grown by half has cavitated or evaporated."""
 FRAMES_NAME: Final = "frames.dump"
 """Production frames: ``id type x y z`` sorted by id, with the box of each frame."""
 
@@ -45,10 +51,15 @@ def melt_quench(dyn: Dynamics, melt_k: float, final_k: float, steps: MeltQuenchS
         f"thermo_style    custom {THERMO} v_msd",
         "thermo_modify   norm no flush yes format float %.10g",
         f"thermo          {steps.thermo_every}",
-        f"fix             melt all npt temp {num(melt_k)} {num(melt_k)} {tdamp} {npt}",
+        "variable        v0 equal vol",
+        "variable        crystal_volume equal ${v0}",
+        "variable        volume_ratio equal vol/v_crystal_volume",
+        f"fix             cavity all halt {steps.thermo_every} v_volume_ratio > "
+        f"{num(MAX_VOLUME_RATIO)} error hard message yes",
+        f"fix             melt all nvt temp {num(melt_k)} {num(melt_k)} {tdamp}",
         f"run             {steps.melt}",
         "unfix           melt",
-        f"fix             quench all npt temp {num(melt_k)} {num(final_k)} {tdamp} {npt}",
+        f"fix             quench all nvt temp {num(melt_k)} {num(final_k)} {tdamp}",
         f"run             {steps.quench}",
         "unfix           quench",
         f"fix             anneal all npt temp {num(final_k)} {num(final_k)} {tdamp} {npt}",

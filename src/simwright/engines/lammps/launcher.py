@@ -233,6 +233,7 @@ class LammpsLauncher:
         progress: Callable[[float | None, str], None] | None = None,
         total_steps: int | None = None,
         timestep_fs: float | None = None,
+        continuable: bool = False,
     ) -> LammpsResult:
         """Write ``script_text`` to ``in.lammps`` in ``workdir``, run it, read the outputs.
 
@@ -241,7 +242,8 @@ class LammpsLauncher:
         Raises :class:`LammpsError` when LAMMPS exits non-zero or its log reports
         an ERROR. ``progress`` receives the fraction of ``total_steps`` done and the
         speed (steps/s, and ns/day with ``timestep_fs`` or the log's units), read
-        from the log every few seconds.
+        from the log every few seconds. ``continuable``: the script writes periodic
+        restarts it can go on from (a requeued batch job is stopped, not rerun).
         """
         workdir = Path(workdir)
         workdir.mkdir(parents=True, exist_ok=True)
@@ -264,6 +266,7 @@ class LammpsLauncher:
             ),
             runner=self.runner,
             cores=self.mpi_ranks * self.threads(),
+            continuable=continuable,
         )
         call = dataclasses.replace(
             call,

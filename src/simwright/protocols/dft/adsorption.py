@@ -13,6 +13,9 @@ relaxations at fixed cell, all derived from the recommended input of the covered
 * the clean slab with the same layers fixed and relaxed (same k-mesh);
 * the molecule alone in a cubic box (``box_a``), Γ, relaxed.
 
+With ``relax`` False the three are single points at the built geometry (the cheap
+"frozen" estimate; the relaxed value is lower).
+
 Coverage is one molecule per surface cell: 1/(n₁n₂) monolayer for an n₁×n₂ cell (2×2,
 0.25 ML, unless given). Closed-shell molecules only (the runs are not spin-polarised);
 no dipole correction, so an asymmetric slab's dipole is left in; no zero-point energy.
@@ -79,6 +82,9 @@ class DftAdsorptionParams(EnergyDifferenceRequest):
     site: Site = Field("ontop", description="adsorption site")
     height_a: float = Field(2.0, gt=0.5, le=5.0, description="start height above the top layer")
     fixed_layers: int | None = Field(None, ge=0, description="bottom layers held fixed")
+    relax: bool = Field(
+        True, description="relax adsorbate and top layers (False: single points as built)"
+    )
 
     @model_validator(mode="after")
     def _slab_and_molecule(self) -> DftAdsorptionParams:
@@ -218,7 +224,7 @@ class AdsorptionRun(Step):
                 1.0,
                 kpoints=mesh,
                 fixed=flags,
-                relax=True,
+                relax=p.relax,
                 force_ev_a=p.force_threshold_ev_a,
             ),
             "slab": derive(
@@ -228,7 +234,7 @@ class AdsorptionRun(Step):
                 1.0,
                 kpoints=mesh,
                 fixed=metal_flags,
-                relax=True,
+                relax=p.relax,
                 force_ev_a=p.force_threshold_ev_a,
             ),
             "molecule": derive(
@@ -237,7 +243,7 @@ class AdsorptionRun(Step):
                 "molecule",
                 1.0,
                 system=molecule_system(valence, 0.0),
-                relax=True,
+                relax=p.relax,
                 force_ev_a=p.force_threshold_ev_a,
             ),
         }
@@ -251,7 +257,11 @@ class AdsorptionRun(Step):
             site=p.site,
             coverage_ml=1 / (nx * ny),
             fixed_layers=p.n_fixed,
-            relaxed="adsorbate and the top layers; molecule alone in its box",
+            relaxed=(
+                "adsorbate and the top layers; molecule alone in its box"
+                if p.relax
+                else "nothing: single points at the built geometry"
+            ),
         )
         settings = write_json(ctx, "settings.json", record, "settings", "shared settings")
         ctx.rule("consistent_settings", "slabs and molecule share cutoffs, files, smearing")
@@ -307,7 +317,10 @@ class AdsorptionReport(Step):
                 artifacts=(self.runs, self.settings),
                 references=tuple(refs),
                 notes=(
-                    f"bottom {p.n_fixed} layer(s) fixed; adsorbate and top layers relaxed",
+                    f"bottom {p.n_fixed} layer(s) fixed; adsorbate and top layers relaxed"
+                    if p.relax
+                    else f"not relaxed: single points with the molecule {p.height_a:g} Å above "
+                    "the ideal slab (ASE's G2 bond lengths)",
                     "no dipole correction, no zero-point energy, no dispersion correction "
                     "unless asked (vdw); published PBE values are not quoted (unverified)",
                     "GGA/LDA are known to overbind CO on Cu and Pt and can favour the wrong site "
@@ -334,8 +347,8 @@ _SITE = (
 
 
 def parse_request(text: str) -> dict[str, Any] | None:
-    """Claim "adsorption energy of CO on Cu(111) with PBE" (a site, a "2x2" cell); one
-    without DFT words is left to the other protocols."""
+    """Claim "adsorption energy of CO on Cu(111) with PBE" (a site, a "2x2" cell,
+    "unrelaxed"); one without DFT words is left to the other protocols."""
     if not asks_adsorption(text) or not mentions_dft(text):
         return None
     named = element_symbols(text).replace("carbon monoxide", "CO")
@@ -357,6 +370,8 @@ def parse_request(text: str) -> dict[str, Any] | None:
         if rx.search(low.replace(surface.group(0).lower(), "")):
             raw["site"] = site
             break
+    if re.search(r"\bunrelaxed\b|\bwithout relax", low):
+        raw["relax"] = False
     functional, hybrid = parse_functional(text)
     if hybrid is not None:
         raise ParseError(f"an adsorption energy with {hybrid.upper()} is not supported")

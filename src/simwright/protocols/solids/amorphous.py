@@ -1,9 +1,10 @@
 """Protocol ``amorphous_structure``: an amorphous solid by melt–quench, and its structure.
 
 A diamond-lattice crystal (Si, Ge, C) is run by LAMMPS with a catalogued potential
-("with the Stillinger–Weber potential", "with Tersoff") at zero pressure (isotropic
-Nosé–Hoover NPT): melted well above its melting point, quenched by a linear
-temperature ramp at a stated rate, annealed and sampled at the final temperature.
+("with the Stillinger–Weber potential", "with Tersoff"): melted well above its
+melting point and quenched by a linear temperature ramp at a stated rate, both at the
+crystal's volume (Nosé–Hoover NVT: a liquid that hot may cavitate at zero pressure),
+then annealed and sampled at the final temperature and zero pressure (isotropic NPT).
 Rules, each recorded: the melt must have been a liquid (mean-square displacement
 above 1 Å² at its end), and the product must not have recrystallised (potential
 energy per atom at least 0.02 eV above the harmonic crystal's at the final
@@ -248,8 +249,8 @@ class AmorphousReport(Step):
         rho, z = values["density"], values["coordination"]
         shares = ", ".join(f"{k}-fold {v:.1%}" for k, v in sorted(fractions.items()))
         summary = (
-            f"amorphous {p.element} ({p.engine_name()}) at {p.final_k:g} K: ρ = {rho.value:.3f} ± "
-            f"{rho.uncertainty or 0:.3f} g/cm³, first peak {values['first_peak'].value:.2f} Å, "
+            f"amorphous {p.element} ({p.engine_name()}) at {p.final_k:g} K: ρ = {rho.value:.4f} ± "
+            f"{rho.uncertainty or 0:.4f} g/cm³, first peak {values['first_peak'].value:.2f} Å, "
             f"coordination {z.value:.2f} ({shares}), "
             f"{values['excess_energy'].value * 1000:.0f} meV/atom above the crystal"
         )
@@ -260,13 +261,14 @@ class AmorphousReport(Step):
             summary=summary,
             values=values,
             method=(
-                f"LAMMPS NPT (Nosé–Hoover, isotropic, 0 bar, {p.timestep_fs:g} fs step) of a "
+                f"LAMMPS ({p.timestep_fs:g} fs step, Nosé–Hoover) of a "
                 f"{p.cells}×{p.cells}×{p.cells} diamond supercell ({p.n_atoms()} atoms) with "
                 f"{p.entry().describe()}: melt {p.melt_ps:g} ps at {p.melt_temperature():g} K "
-                f"(mean-square displacement {self.melt_msd_a2:.1f} Å² at its end), linear quench "
-                f"to {p.final_k:g} K at {p.quench_rate_k_per_ps:g} K/ps "
-                f"({p.quench_rate_k_per_ps:g}×10¹² K/s, {s.quench:,} steps), anneal "
-                f"{p.anneal_ps:g} ps, production {p.production_ps:g} ps; density block-averaged "
+                f"(mean-square displacement {self.melt_msd_a2:.1f} Å² at its end) and linear "
+                f"quench to {p.final_k:g} K at {p.quench_rate_k_per_ps:g} K/ps "
+                f"({p.quench_rate_k_per_ps:g}×10¹² K/s, {s.quench:,} steps), both NVT at the "
+                f"crystal's volume; anneal {p.anneal_ps:g} ps and production "
+                f"{p.production_ps:g} ps NPT (isotropic, 0 bar); density block-averaged "
                 f"over the production (5 blocks); g(r) averaged over its frames; coordination "
                 f"counted within the first minimum of g(r) on the last frame; excess energy "
                 f"over the starting crystal's energy plus 3/2 k_B T."

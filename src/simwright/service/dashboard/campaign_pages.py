@@ -23,6 +23,7 @@ from simwright.errors import SimwrightError
 from simwright.service.campaign_jobs import CampaignLauncher
 from simwright.service.campaign_routes import campaign_file
 from simwright.service.dashboard.charts import line_chart
+from simwright.service.dashboard.paging import DEFAULT_LIMIT, Limit, Offset, page_of
 from simwright.service.dashboard.render import FILE_HEADERS, page
 from simwright.service.dashboard.session import UI_PREFIX, Session, read_form
 
@@ -58,12 +59,15 @@ def campaign_pages(campaigns: Campaigns, session: Session, launcher: CampaignLau
         return {"user": session.user(request, scope), "csrf": session.csrf(request)}
 
     @r.get("", response_class=HTMLResponse)
-    def campaign_list(request: Request) -> HTMLResponse:
-        """Campaigns, newest first, and a form for a new one."""
+    def campaign_list(
+        request: Request, limit: Limit = DEFAULT_LIMIT, offset: Offset = 0
+    ) -> HTMLResponse:
+        """Campaigns, newest first, a page at a time, and a form for a new one."""
         ctx = common(request)
-        rows = campaigns.recent(limit=100)
+        found = campaigns.recent(limit=limit + 1, offset=offset)
+        rows, pager = page_of(found, f"{UI_PREFIX}/campaigns", limit, offset)
         return page(request, "campaigns.html", title="Campaigns", page_id="campaigns",
-                    campaigns=rows, spec_text="", **ctx)  # fmt: skip
+                    campaigns=rows, pager=pager, spec_text="", **ctx)  # fmt: skip
 
     @r.post("", response_class=HTMLResponse)
     async def create(request: Request) -> Any:
@@ -75,9 +79,10 @@ def campaign_pages(campaigns: Campaigns, session: Session, launcher: CampaignLau
         try:
             campaign_id = await run_in_threadpool(campaigns.create, text, who=ctx["user"])
         except SimwrightError as exc:
-            rows = campaigns.recent(limit=100)
+            found = campaigns.recent(limit=DEFAULT_LIMIT + 1)
+            rows, pager = page_of(found, f"{UI_PREFIX}/campaigns", DEFAULT_LIMIT, 0)
             return page(request, "campaigns.html", status_code=422, title="Campaigns",
-                        page_id="campaigns", campaigns=rows, spec_text=text,
+                        page_id="campaigns", campaigns=rows, pager=pager, spec_text=text,
                         refusal=str(exc), **ctx)  # fmt: skip
         launcher.launch(campaign_id)
         return RedirectResponse(f"{UI_PREFIX}/campaigns/{campaign_id}", status_code=303)

@@ -19,8 +19,10 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Stre
 
 from simwright.api import FINISHED, RunFilter, Simwright
 from simwright.errors import SimwrightError
+from simwright.service.dashboard.paging import DEFAULT_LIMIT, Limit, Offset, page_of
 from simwright.service.dashboard.render import FILE_HEADERS, markdown, page
 from simwright.service.dashboard.session import UI_PREFIX, Session, read_form
+from simwright.service.dashboard.stepgraph import layout
 from simwright.service.sse import stream
 
 RunId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
@@ -44,15 +46,18 @@ def summaries(api: Simwright, run_id: str, artifacts: list[dict[str, Any]]) -> d
 
 def step_graph(api: Simwright, protocol: str, steps: list[dict[str, Any]]) -> dict[str, Any]:
     """The protocol's steps in order, each with its successors and the run's latest status
-    of it, and the graph as Mermaid text (None when the protocol is unknown here)."""
+    of it, the graph laid out for an inline SVG with the run's path on it, and the graph
+    as Mermaid text (None when the protocol is unknown here)."""
     # lazy: the protocol registry is needed only on a run's page
     from simwright.protocols.registry import get_protocol
 
     try:
         graph = get_protocol(protocol, api.protocols).graph
     except SimwrightError:
-        return {"steps": [], "mermaid": None}
+        return {"steps": [], "mermaid": None, "svg": None}
     latest = {s["name"]: s["status"] for s in steps}
+    taken = {(s["name"], s["successor"]) for s in steps if s["successor"]}
+    names = [s.label() for s in graph.steps]
     return {
         "steps": [
             {
@@ -64,6 +69,7 @@ def step_graph(api: Simwright, protocol: str, steps: list[dict[str, Any]]) -> di
             for s in graph.steps
         ],
         "mermaid": graph.mermaid(),
+        "svg": layout(names, graph.edges, latest, taken),
     }
 
 
@@ -89,12 +95,17 @@ def run_pages(api: Simwright, session: Session, on_queued: Callable[[], None]) -
 
     @r.get("/", response_class=HTMLResponse)
     def runs(
-        request: Request, status: Annotated[str | None, Query(max_length=32)] = None
+        request: Request,
+        status: Annotated[str | None, Query(max_length=32)] = None,
+        limit: Limit = DEFAULT_LIMIT,
+        offset: Offset = 0,
     ) -> HTMLResponse:
-        """Recent runs with their status (kept live by the page's script)."""
+        """Runs, newest first, a page at a time, with their status (kept live)."""
         ctx = common(request)
-        rows = api.runs(RunFilter(status=status or None, limit=100))
-        return page(request, "runs.html", title="Runs", page_id="runs", runs=rows, **ctx)
+        found = api.runs(RunFilter(status=status or None, limit=limit + 1, offset=offset))
+        rows, pager = page_of(found, f"{UI_PREFIX}/", limit, offset, {"status": status})
+        return page(request, "runs.html", title="Runs", page_id="runs", runs=rows,
+                    pager=pager, **ctx)  # fmt: skip
 
     @r.get("/runs.json")
     def runs_json(request: Request) -> dict[str, Any]:

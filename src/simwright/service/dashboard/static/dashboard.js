@@ -7,7 +7,9 @@ const FINISHED = ["completed", "failed", "needs_review", "cancelled", "interrupt
 function setStatus(el, status) {
   if (!el) return;
   el.textContent = status;
-  el.className = el.className.replace(/\bstatus-[\w-]+/g, "").trim() + " status-" + status;
+  // getAttribute: an SVG element's className is not a string
+  const kept = (el.getAttribute("class") || "").replace(/\bstatus-[\w-]+/g, "").trim();
+  el.setAttribute("class", kept + " status-" + status);
 }
 
 function followRun(body) {

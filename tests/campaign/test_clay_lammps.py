@@ -11,8 +11,8 @@ import pytest
 
 from helpers.engines import needs
 from simwright.builders.clay import ClayParameters, build_clay
-from simwright.engines.lammps.clay_data import render_water_molecule, type_order
-from simwright.engines.lammps.clay_gcmc import (
+from simwright.campaign.clay_data import render_water_molecule, type_order
+from simwright.campaign.clay_lammps import (
     FINAL_DUMP_NAME,
     ClayGcmcSettings,
     ClaySegment,

@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from simwright.builders.clay import ClayParameters, ClaySystem, build_clay
 from simwright.builders.clay_checks import check_clay
-from simwright.engines.lammps.clay_data import (
+from simwright.campaign.clay_data import (
     DATA_NAME,
     MOLECULE_NAME,
     render_data,
