@@ -4,41 +4,18 @@ person's feedback; ``show`` lists the turns; what cannot be done is refused (exi
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from helpers.agent_kill import PLAN
-from helpers.llm_server import ModelServer, serving
-from helpers.paths import TESTS
+from helpers.ask_cli import ask
+from helpers.llm_server import serving
 from helpers.wire_replies import executor_replies, finish_all
 from simwright.agents.scripted import call
 from simwright.cli.main import app
-
-
-def ask(home: Path, server: ModelServer, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m simwright ARGS --home HOME`` with models at the test server."""
-    env = dict(
-        os.environ,
-        PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])),
-        SIMWRIGHT_MODEL="openai-compatible:orch",
-        SIMWRIGHT_MODEL_EXECUTOR="openai-compatible:exec",
-        SIMWRIGHT_MODEL_BASE_URL=server.openai_url,
-        COLUMNS="200",
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "simwright", *args, "--home", str(home)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        check=False,
-    )
 
 
 @pytest.mark.slow  # six CLI processes

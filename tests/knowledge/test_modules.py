@@ -23,6 +23,7 @@ IDS = [m.id for m in MODULES]
 REQUIRED_IDS = {
     "self_diffusion_liquids": "diffusivity",
     "li_ion_diffusivity_carbonate_electrolytes": "electrolyte_diffusivity",
+    "li_diffusion_argyrodite": "solid_electrolyte_diffusivity",
     "green_kubo_thermal_conductivity": "thermal_conductivity",
     "metal_deposition_on_slab": None,
     "gcmc_adsorption_desorption_campaign": None,

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from helpers.steps import run_graph
+from simwright.builders.argyrodite import anion_exchange
 from simwright.engines.ase.mlip import mlip_available
 from simwright.errors import ParseError, ValidationError
 from simwright.knowledge.planner.resolver import resolve_request
@@ -85,3 +86,18 @@ def test_a_few_md_steps_with_chgnet_give_d_at_each_temperature(
     assert {"arrhenius.png", "msd.png", "li_diffusion.h5", "report.md"} <= names
     assert "quick estimate" in result.summary
     assert any(r.quantity == "activation_energy" for r in result.references)
+
+
+def test_argyrodite_is_one_conventional_cell_ordered_or_site_disordered() -> None:
+    raw = sed.parse_request(
+        "Li diffusivity in the argyrodite Li6PS5Cl with CHGNet at 600 and 900 K"
+    )
+    assert raw == {"material": "Li6PS5Cl", "calculator": "chgnet", "temperatures_k": (600.0, 900.0)}
+    p = sed.SolidDiffusivityParams(material="Li6PS5Cl", anion_exchange=0.5)
+    assert (p.repeat, p.li_vacancies, p.atoms()) == ((1, 1, 1), 0, 52)
+    cell = sed.build_cell(p)
+    assert len(cell) == 52 and anion_exchange(cell, p.repeat) == 0.5
+    with pytest.raises(ValidationError, match="half empty already"):
+        sed.PROTOCOL.validate({"material": "Li6PS5Cl", "li_vacancies": 2})
+    with pytest.raises(ValidationError, match="applies to Li6PS5Cl only"):
+        sed.PROTOCOL.validate({"material": "Li3N", "anion_exchange": 0.5})

@@ -31,22 +31,33 @@ from typing_extensions import override
 from simwright.analysis.arrhenius import arrhenius_plot, fit_arrhenius, msd_plot
 from simwright.analysis.einstein import MIN_WINDOW_POINTS, EinsteinFit, einstein_diffusion
 from simwright.analysis.transport import remove_system_drift
-from simwright.builders.cited import CITED, CitedSpec, build_cited
-from simwright.builders.defects import vacancy
+from simwright.builders.argyrodite import anion_exchange
+from simwright.builders.cited import CITED
 from simwright.contract import SCHEMA_VERSION, Column, Table, write_table
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.engines.ase.ensembles import StageSpec, run_stage
 from simwright.engines.ase.mlip import torch_threads
-from simwright.errors import ParseError, ValidationError
+from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.protocols.estimate import Estimate
 from simwright.protocols.inputs import BuiltInputs
 from simwright.protocols.registry import Protocol
-from simwright.protocols.solids.electrolyte_refs import NO_MLIP_NOTE, references_for
+from simwright.protocols.solids.electrolyte_cells import (
+    ARGYRODITE_ATOMS,
+    build_cell,
+    cell_description,
+    citation,
+    in_plane_li,  # noqa: F401 (re-exported: the Li3N vacancy sites)
+    material_defaults,
+)
+from simwright.protocols.solids.electrolyte_refs import (
+    NO_ARGYRODITE_MLIP_NOTE,
+    NO_MLIP_NOTE,
+    references_for,
+)
 from simwright.results import ArtifactRef, ProtocolResult, Quantity
 from simwright.settings import Settings
 from simwright.steps.report import report_result
-from simwright.structure import Structure
 
 CORE_S_PER_ATOM_STEP = {"chgnet": 0.004, "sevennet": 0.008}
 """CPU core-seconds per atom and MD step (measured: 64-atom Si, 0.2 s and 0.5 s a step)."""
@@ -57,9 +68,18 @@ class SolidDiffusivityParams(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    material: Literal["Li3N"] = Field("Li3N", description="a cited crystal (builders.cited)")
-    repeat: tuple[int, int, int] = Field((2, 2, 2), description="supercell of the cited cell")
-    li_vacancies: int = Field(1, ge=0, le=8, description="Li atoms removed (in-plane sites)")
+    material: Literal["Li3N", "Li6PS5Cl"] = Field(
+        "Li3N", description="a cited crystal (builders.cited, builders.argyrodite)"
+    )
+    repeat: tuple[int, int, int] = Field(
+        (2, 2, 2), description="supercell of the cited cell (Li6PS5Cl: 1×1×1 by default)"
+    )
+    li_vacancies: int = Field(
+        1, ge=0, le=8, description="Li atoms removed (in-plane sites of Li3N; 0 for Li6PS5Cl)"
+    )
+    anion_exchange: float = Field(
+        0.0, ge=0.0, le=1.0, description="Li6PS5Cl: fraction of Cl on 4a swapped with S on 4c"
+    )
     temperatures_k: tuple[float, ...] = Field(
         (500.0, 650.0, 800.0), min_length=2, description="NVT temperatures (K)"
     )
@@ -72,6 +92,11 @@ class SolidDiffusivityParams(BaseModel):
     n_blocks: int = Field(4, ge=3, le=20, description="time blocks for the D uncertainty")
     extrapolate_k: float = Field(300.0, gt=0, description="temperature D is extrapolated to")
     seed: int = 1
+
+    @model_validator(mode="before")
+    @classmethod
+    def _material_defaults(cls, data: Any) -> Any:
+        return material_defaults(data)
 
     @field_validator("repeat")
     @classmethod
@@ -114,31 +139,8 @@ class SolidDiffusivityParams(BaseModel):
 
     def atoms(self) -> int:
         """Atoms of the simulated cell."""
-        cell = CITED[self.material]
-        return len(cell.build()) * int(np.prod(self.repeat)) - self.li_vacancies
-
-
-def in_plane_li(structure: Structure, c_unit_a: float) -> list[int]:
-    """Indices of the Li atoms in the Li₂N planes (fractional z of the unit cell ≈ 0)."""
-    z = structure.positions[:, 2] / c_unit_a
-    return [
-        i for i, s in enumerate(structure.symbols) if s == "Li" and abs(z[i] - round(z[i])) < 1e-3
-    ]
-
-
-def build_cell(p: SolidDiffusivityParams) -> Structure:
-    """The supercell with ``li_vacancies`` in-plane Li removed, spread over the sites."""
-    crystal = build_cited(CitedSpec(p.material, p.repeat))
-    sites = in_plane_li(crystal, CITED[p.material].cellpar[2])
-    if p.li_vacancies > len(sites):
-        raise ValidationError(f"only {len(sites)} in-plane Li sites for {p.li_vacancies} vacancies")
-    chosen = sorted(
-        (sites[round(k * len(sites) / max(p.li_vacancies, 1))] for k in range(p.li_vacancies)),
-        reverse=True,
-    )
-    for index in chosen:
-        crystal = vacancy(crystal, index)
-    return crystal
+        per_cell = ARGYRODITE_ATOMS if self.material == "Li6PS5Cl" else len(CITED["Li3N"].build())
+        return per_cell * int(np.prod(self.repeat)) - self.li_vacancies
 
 
 @dataclass(frozen=True)
@@ -151,10 +153,7 @@ class Build(Step):
     def run(self, ctx: RunContext) -> RunTemperature:
         p = self.params
         cell = build_cell(p)
-        what = (
-            f"{'×'.join(map(str, p.repeat))} {p.material} with {p.li_vacancies} Li vacancies "
-            f"({len(cell)} atoms)"
-        )
+        what = f"{cell_description(p)} ({len(cell)} atoms)"
         return RunTemperature(p, ctx.structure(cell, "initial.extxyz", what), ())
 
 
@@ -275,6 +274,11 @@ class Analyse(Step):
             for t, v, e in zip(temps, d, err, strict=True)
         }
         notes = [QUICK_NOTE, NO_MLIP_NOTE]
+        if p.material == "Li6PS5Cl":
+            values["anion_exchange"] = Quantity(
+                anion_exchange(build_cell(p), p.repeat), "1", source=self.frames[0].path
+            )
+            notes[1:] = [NO_ARGYRODITE_MLIP_NOTE, ARGYRODITE_NOTE]
         still = [f"{t:g} K" for t, m in zip(temps, moved, strict=True) if m < HOP_A]
         if still:
             notes.insert(
@@ -326,6 +330,12 @@ class Analyse(Step):
         )
 
 
+ARGYRODITE_NOTE = (
+    "Li6PS5Cl's lattice parameter and positions (Deiseroth et al. 2008) and the literature "
+    "values compared with are quoted unverified; the ordered model keeps one Li of each "
+    "48h pair, and anion_exchange is the measured fraction of 4c sites holding Cl."
+)
+
 QUICK_NOTE = (
     "Quick estimate: a small cell and picoseconds per temperature leave D uncertain by tens "
     "of per cent or more, E_a by ~0.1 eV, and the extrapolation to 300 K by an order of "
@@ -353,8 +363,8 @@ def _summary(
 
 def _method(p: SolidDiffusivityParams) -> str:
     return (
-        f"{'×'.join(map(str, p.repeat))} supercell of {p.material} ({CITED[p.material].citation})"
-        f" with {p.li_vacancies} in-plane Li removed ({p.atoms()} atoms). At each temperature: "
+        f"{cell_description(p)} ({citation(p.material)}; {p.atoms()} atoms). "
+        "At each temperature: "
         f"{p.equilibration_ps:g} ps NVT equilibration then {p.production_ps:g} ps NVT "
         f"production, {p.timestep_fs:g} fs steps, Bussi thermostat (ASE), {p.calculator} "
         f"({p.device} device). Li MSD from unwrapped positions (frames every {p.every} "
@@ -369,7 +379,8 @@ GRAPH = Graph.build("solid_electrolyte_diffusivity", [Build, RunTemperature, Ana
 _TRIGGER = re.compile(
     r"\b(?:li(?:thium)?(?:[- ]ion)?|li\+)\s+(?:self-)?diffusi(?:on|vity)\b.*\b(?:li3n|solid)"
     r"|\bdiffusi(?:on|vity)\b.*\b(?:in|of)\s+(?:solid\s+)?li3n\b"
-    r"|\bsolid[- ]electrolyte\b.*\bdiffusi",
+    r"|\bsolid[- ]electrolyte\b.*\bdiffusi"
+    r"|\bdiffusi(?:on|vity)\b.*\b(?:li6ps5cl|argyrodite)\b",
     re.IGNORECASE,
 )
 
@@ -382,13 +393,16 @@ def parse_request(text: str) -> dict[str, Any] | None:
     if not _TRIGGER.search(text):
         return None
     raw: dict[str, Any] = {}
-    if "li3n" not in text.lower():
+    low = text.lower()
+    if "li6ps5cl" in low or "argyrodite" in low:
+        raw["material"] = "Li6PS5Cl"
+    elif "li3n" in low:
+        raw["material"] = "Li3N"
+    else:
         raise ParseError(
-            f"which solid electrolyte? simwright holds {', '.join(sorted(CITED))} "
+            "which solid electrolyte? simwright holds Li3N and Li6PS5Cl "
             "(e.g. 'Li diffusivity in Li3N with CHGNet')"
         )
-    raw["material"] = "Li3N"
-    low = text.lower()
     if "sevennet" in low or "7net" in low:
         raw["calculator"] = "sevennet"
     elif "chgnet" in low:
