@@ -95,6 +95,7 @@ def compare(request: WireRequest) -> ModelResponse:
 
 @needs_chgnet
 @pytest.mark.slow  # two CLI processes, each loading CHGNet and running 110 MD steps
+@pytest.mark.long  # CHGNet at ~1.5–3 s per step: minutes even on an idle machine
 # CHGNet's MD path converts a tensor that still requires grad (its own warning)
 @pytest.mark.filterwarnings("ignore:Converting a tensor with requires_grad:UserWarning")
 def test_feedback_adds_site_disorder_and_reuses_the_ordered_run(
