@@ -42,9 +42,10 @@ class MoleculeSource:
 
 def _rdkit() -> Any:
     # lazy: RDKit (extra [molecules]) takes ~0.3 s to import; only embedding needs it
-    from rdkit import Chem
+    from rdkit import Chem, RDLogger
     from rdkit.Chem import AllChem
 
+    RDLogger.DisableLog("rdApp.warning")  # type: ignore[attr-defined]  # H2 warnings
     return Chem, AllChem
 
 
@@ -200,3 +201,19 @@ def formula_of_smiles(smiles: str) -> dict[str, int]:
     for atom in parse_smiles(smiles).GetAtoms():
         counts[atom.GetSymbol()] = counts.get(atom.GetSymbol(), 0) + 1
     return counts
+
+
+def formula_of(source: MoleculeSource) -> tuple[dict[str, int], int]:
+    """(element counts, charge) of a molecule source without embedding it in 3D; a
+    charge not stated for an XYZ file counts as 0 here (the build refuses it later)."""
+    if source.xyz:
+        path = Path(source.xyz)
+        if not path.is_file():
+            raise ValidationError(f"no such XYZ file: {source.xyz}")
+        counts: dict[str, int] = {}
+        for s in parse_xyz(path.read_text(encoding="utf-8"), origin=str(path)).symbols:
+            counts[s] = counts.get(s, 0) + 1
+        return counts, source.charge or 0
+    smiles = find_species(source.name).smiles if source.name else source.smiles
+    found = smiles_charge(smiles)
+    return formula_of_smiles(smiles), _charge(source.label, found, source.charge)

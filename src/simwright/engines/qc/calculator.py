@@ -60,7 +60,9 @@ def energy(molecule: QcMolecule, level: LevelOfTheory) -> float:
 
 def hessian_rule(level: LevelOfTheory) -> str:
     """How the Hessian of ``level`` is computed."""
-    if level.engine == "pyscf" and level.solvent is None and level.dispersion == "none":
+    if level.engine == "pyscf" and level.solvent is None:
+        if level.dispersion != "none":
+            return "analytic SCF (PySCF) + central differences of D3 gradients"
         return "analytic (PySCF)"
     return f"central differences of analytic gradients, step {FD_STEP_BOHR} bohr"
 
@@ -69,7 +71,12 @@ def hessian(molecule: QcMolecule, level: LevelOfTheory) -> tuple[np.ndarray, str
     """The Cartesian Hessian (hartree/bohr², 3n × 3n) and the rule that made it."""
     rule = hessian_rule(level)
     if rule.startswith("analytic"):
-        return pyscf_calc.analytic_hessian(molecule, level), rule
+        h = pyscf_calc.analytic_hessian(molecule, level)
+        if level.dispersion != "none":
+            h = h + finite_difference_hessian(
+                molecule, lambda m: dispersion.d3_energy_gradient(m, level)
+            )
+        return h, rule
     return finite_difference_hessian(molecule, lambda m: energy_gradient(m, level)), rule
 
 

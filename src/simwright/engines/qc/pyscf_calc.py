@@ -162,11 +162,3 @@ def point_group(molecule: QcMolecule) -> str:
         return str(geom.detect_symm(atoms)[0])
     finally:
         geom.TOLERANCE = saved
-
-
-def set_threads(n: int) -> None:
-    """Use ``n`` OpenMP threads in PySCF's numerical kernels."""
-    # lazy: PySCF (extra [molecules]) takes ~1 s to import
-    from pyscf import lib
-
-    lib.num_threads(n)

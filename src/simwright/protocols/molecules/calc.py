@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,10 +25,16 @@ HARTREE_KJ_MOL = 2625.4996394799
 KJ_PER_KCAL = 4.184
 
 
-def use_threads(level: LevelOfTheory, threads: int) -> None:
-    """Set PySCF's thread count for the calls of this step."""
-    if level.engine == "pyscf":
-        pyscf_calc.set_threads(threads)
+@contextmanager
+def limited_threads(threads: int) -> Iterator[None]:
+    """Run the block with at most ``threads`` OpenMP/BLAS threads in every library
+    loaded (PySCF, tblite, numpy): oversubscribed OpenMP threads on a loaded machine
+    spin-wait and slow xTB by orders of magnitude."""
+    # lazy: threadpoolctl is part of the [molecules] extra
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=threads):
+        yield
 
 
 def optimise_in_step(

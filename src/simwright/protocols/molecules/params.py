@@ -39,7 +39,9 @@ class MoleculeInput(BaseModel):
             # lazy: the species table is small; kept out of the module import
             from simwright.molecules.species import find_species
 
-            find_species(self.name)
+            canonical = find_species(self.name).name
+            if canonical != self.name:
+                object.__setattr__(self, "name", canonical)
         return self
 
     def source(self) -> MoleculeSource:

@@ -81,8 +81,10 @@ class Optimise(Step):
     @override
     def run(self, ctx: RunContext) -> Frequencies:
         p = self.params
-        calc.use_threads(p.level, p.threads)
-        opt, ref = calc.optimise_in_step(ctx, self.molecule, p.level, transition=p.transition_state)
+        with calc.limited_threads(p.threads):
+            opt, ref = calc.optimise_in_step(
+                ctx, self.molecule, p.level, transition=p.transition_state
+            )
         return Frequencies(p, opt.molecule, opt.energy_ha, opt.steps, ref, self.displacements)
 
 
@@ -100,8 +102,8 @@ class Frequencies(Step):
     @override
     def run(self, ctx: RunContext) -> Displace | Report:
         p = self.params
-        calc.use_threads(p.level, p.threads)
-        freqs = calc.frequencies_in_step(ctx, self.molecule, p.level)
+        with calc.limited_threads(p.threads):
+            freqs = calc.frequencies_in_step(ctx, self.molecule, p.level)
         imag = freqs.imaginary
         report = Report(
             p,
