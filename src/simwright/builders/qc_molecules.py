@@ -217,3 +217,12 @@ def formula_of(source: MoleculeSource) -> tuple[dict[str, int], int]:
     smiles = find_species(source.name).smiles if source.name else source.smiles
     found = smiles_charge(smiles)
     return formula_of_smiles(smiles), _charge(source.label, found, source.charge)
+
+
+def canonical_smiles(smiles: str) -> str:
+    """RDKit's canonical form of ``smiles`` (for comparing two SMILES)."""
+    chem, _ = _rdkit()
+    mol = chem.MolFromSmiles(smiles)
+    if mol is None:
+        raise ValidationError(f"invalid SMILES {smiles!r}")
+    return str(chem.MolToSmiles(mol))

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from simwright.builders.qc_molecules import add_hydride, formula_of
+from simwright.builders.qc_molecules import add_hydride, canonical_smiles, formula_of
 from simwright.errors import ParseError
 from simwright.molecules.species import SPECIES, find_species
 from simwright.protocols.molecules.params import MoleculeInput
@@ -129,8 +129,8 @@ def parse_reaction(text: str) -> dict[str, Any] | None:
 def hydride_affinity_reaction(cation: MoleculeInput) -> dict[str, Any]:
     """Raw values of R⁺ + H⁻ → RH for the carbocation ``cation``."""
     smiles = find_species(cation.name).smiles if cation.name else cation.smiles
-    product = add_hydride(smiles)
-    named = [s.name for s in SPECIES.values() if s.smiles == product]
+    product = canonical_smiles(add_hydride(smiles))
+    named = [s.name for s in SPECIES.values() if canonical_smiles(s.smiles) == product]
     prod: dict[str, Any] = {"name": named[0]} if named else {"smiles": product}
     return {
         "reactants": [
