@@ -33,6 +33,7 @@ ATOMIC_MASSES: dict[str, float] = {
     "Na": 22.9897692820,
     "Si": 27.97692653465,
     "I": 126.9044719,
+    "Ar": 39.9623831237,
 }
 """Masses (u) of the most abundant isotopes (AME2016: M. Wang et al., Chin. Phys. C 41,
 030003 (2017)); thermochemistry uses these, as quantum-chemistry codes do."""

@@ -59,6 +59,19 @@ def test_cyclopropane_ring_strain_from_words(store: Store, settings: Settings) -
     assert 100 < v["strain_energy"] < 220
 
 
+def test_cyclobutane_strain_from_a_spec_with_xtb(
+    tmp_path: Path, store: Store, settings: Settings
+) -> None:
+    spec = tmp_path / "strain.yaml"
+    spec.write_text(
+        "protocol: ring_strain\nparameters:\n  ring: {smiles: C1CCC1}\n  level: {method: xtb}\n"
+    )
+    res = resolve(str(spec), LazyProtocols())
+    assert res.params.reaction() == "C1CCC1 + 4 ethane -> 4 propane"
+    v = _run(res, store, settings)
+    assert v["strain_energy"] > 20  # strained (experiment 111 kJ/mol)
+
+
 def test_unbalanced_reactions_and_other_rings_are_refused() -> None:
     with pytest.raises(ValidationError, match=r"not balanced: reactants H2 O2"):
         resolve("reaction energy of H2 + oxygen -> water", LazyProtocols())

@@ -90,6 +90,11 @@ class PkaParams(QcParams):
                 raise ValueError(f"pKa here is aqueous: {lv.solvent} is not water")
         if self.level.solvent is None:
             object.__setattr__(self, "level", self.level.in_solvent("water"))
+        if self.scheme == "direct" and self.level.method == "xtb":
+            raise ValueError(
+                "the direct scheme needs absolute deprotonation energies, which GFN2-xTB's "
+                "total energies are not; use scheme: relative or a DFT level"
+            )
         if self.scheme == "relative":
             ref = self.reference_acid()
             if self.reference_pka is None and ref.name not in PKA:
