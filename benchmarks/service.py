@@ -8,7 +8,9 @@ port in a fresh home. Two measurements, in one run of this script:
    events (Server-Sent Events),
    while ``--runs`` runs of the request execute in the workers. Reports p50/p99
    latency of the status polls and the number of errors (any non-200 or transport
-   error). Target: p99 < 100 ms, 0 errors.
+   error), and the server process's CPU time per status request (the whole load:
+   polls, streams and the dispatcher; on a loaded machine wall time mostly measures
+   the wait for a core). Target: p99 < 100 ms, 0 errors.
 2. Overhead: the same request run ``--pairs`` times alternately through the CLI
    (``simwright run``, a process) and through the API (``POST /runs``, then the event
    stream to its end, a worker process). Reports the ratio of the summed wall times
@@ -70,6 +72,12 @@ def start_server(home: Path, port: int, workers: int) -> subprocess.Popen[bytes]
         except httpx.TransportError:
             time.sleep(0.2)
     raise RuntimeError("the service did not start")
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` itself (not its children)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -151,17 +159,25 @@ async def load(url: str, clients: int, runs: int, poll_s: float) -> dict[str, An
     }
 
 
-def single_client(url: str, n: int = 30) -> dict[str, float]:
+def single_client(url: str, pid: int, n: int = 200) -> dict[str, float]:
     """Status of a completed run polled by one client, nothing else running: the
-    server's own cost per request on this machine."""
+    server's own cost per request on this machine (wall, and its CPU time)."""
     with httpx.Client(base_url=url, timeout=30) as client:
         run_id = client.get("/runs", params={"limit": 1}).json()["runs"][0]["run_id"]
+        client.get(f"/runs/{run_id}").raise_for_status()
         times = []
+        cpu0 = cpu_s(pid)
         for _ in range(n):
             t0 = time.perf_counter()
             client.get(f"/runs/{run_id}").raise_for_status()
             times.append(time.perf_counter() - t0)
-    return {"p50_ms": 1000 * statistics.median(times), "p99_ms": 1000 * percentile(times, 0.99)}
+        cpu = cpu_s(pid) - cpu0
+    return {
+        "requests": n,
+        "p50_ms": 1000 * statistics.median(times),
+        "p99_ms": 1000 * percentile(times, 0.99),
+        "server_cpu_ms_per_request": 1000 * cpu / n,
+    }
 
 
 def cli_run(home: Path) -> float:
@@ -202,8 +218,11 @@ def main() -> None:
         server = start_server(home, port, args.workers)
         url = f"http://127.0.0.1:{port}"
         try:
+            cpu0 = cpu_s(server.pid)
             stats = asyncio.run(load(url, args.clients, args.runs, args.poll_s))
-            alone = single_client(url)
+            stats["server_cpu_s"] = cpu_s(server.pid) - cpu0
+            stats["server_cpu_ms_per_request"] = 1000 * stats["server_cpu_s"] / stats["requests"]
+            alone = single_client(url, server.pid)
             cli_s, api_s = [], []
             for _ in range(args.pairs):
                 cli_s.append(cli_run(home))
@@ -215,13 +234,17 @@ def main() -> None:
     print(json.dumps(report, indent=2))
     print(
         f"| {args.clients} clients, {args.runs} runs | {stats['requests']} | "
-        f"{stats['p50_ms']:.1f} | {stats['p99_ms']:.1f} | {stats['errors']} |"
+        f"{stats['p50_ms']:.1f} | {stats['p99_ms']:.1f} | {stats['errors']} | "
+        f"{stats['server_cpu_ms_per_request']:.2f} |"
     )
     print(
         f"| {args.pairs} pairs | {' / '.join(f'{x:.2f}' for x in cli_s)} | "
         f"{' / '.join(f'{x:.2f}' for x in api_s)} | {sum(api_s) / sum(cli_s):.3f} |"
     )
-    print(f"| 1 client, idle | {alone['p50_ms']:.1f} | {alone['p99_ms']:.1f} |")
+    print(
+        f"| 1 client, idle | {alone['requests']} | {alone['p50_ms']:.1f} | "
+        f"{alone['p99_ms']:.1f} | 0 | {alone['server_cpu_ms_per_request']:.2f} |"
+    )
     print(f"cpu count: {os.cpu_count()}, load average: {os.getloadavg()}")
 
 

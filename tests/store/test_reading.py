@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from simwright.cli.views import run_json, show_json
 from simwright.errors import StoreError
 from simwright.store import Store
 from simwright.store.models_agents import AgentUsageRow
+from simwright.store.queue import RunQueue
 from simwright.store.reading import (
     ArtifactFields,
     DecisionFields,
@@ -136,3 +138,33 @@ def test_listing_runs_imports_no_sqlalchemy(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_kept_connection_sees_later_commits_and_events_and_queue_state(tmp_path: Path) -> None:
+    store = _recorded(tmp_path / "db.sqlite", tmp_path)
+    plain = SqliteReader(tmp_path / "db.sqlite")
+    run_id = "20261201-000001-abc2"
+    last = max((e.id for e in plain.events_after(run_id)), default=0)
+    assert plain.queue_state(run_id) is None
+    RunQueue(store).enqueue(run_id, message="submitted")  # written after the reader opened
+    events = plain.events_after(run_id, after=last)
+    assert [e.kind for e in events] == ["queued"]
+    assert [_fields(e, EventFields) for e in events] == [
+        _fields(e, EventFields) for e in store.events_after(run_id, last)
+    ]
+    assert plain.events_after(run_id, after=events[0].id) == []
+    assert plain.queue_state(run_id) == store.queue_state(run_id) == ("queued", None)
+    store.close()
+
+
+def test_connections_of_ended_threads_are_closed(tmp_path: Path) -> None:
+    _recorded(tmp_path / "db.sqlite", tmp_path).close()
+    plain = SqliteReader(tmp_path / "db.sqlite")
+    for _ in range(5):  # threads that read once and end, as a thread pool's do
+        t = threading.Thread(target=plain.list_runs)
+        t.start()
+        t.join()
+    plain.list_runs()  # this thread's connection; the ended threads' are closed
+    assert len(plain._opened) == 1
+    plain.close()
+    assert len(plain.list_runs()) == 2  # a closed reader opens again

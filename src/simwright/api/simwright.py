@@ -32,7 +32,7 @@ from simwright.protocols.registry import Protocol, get_protocol
 from simwright.settings import Settings
 from simwright.store import RunRow, Store
 from simwright.store.queue import ACTIVE, RunQueue
-from simwright.store.reading import RunReader, SqliteReader, sqlite_path
+from simwright.store.reading import RunFields, RunReader, SqliteReader, sqlite_path
 
 FINISHED = ("completed", "failed", "needs_review", "cancelled")
 """Run statuses after which nothing happens unless someone resumes the run."""
@@ -99,7 +99,9 @@ class Simwright:
         return RunQueue(self.store)
 
     def close(self) -> None:
-        """Release the store's connections."""
+        """Release the store's connections (and the reader's)."""
+        if self._reader is not None and self._reader is not self._store:
+            self._reader.close()
         if self._store is not None:
             self._store.close()
 
@@ -175,18 +177,23 @@ class Simwright:
         rows = self.store.list_runs(f.limit, offset=f.offset, status=f.status, protocol=f.protocol)
         return [run_json(r) for r in rows]
 
-    def status(self, run_id: str, *, verify: bool = False) -> dict[str, Any]:
-        """Everything recorded about a run (steps, decisions, engine calls, events) and
-        its place in the service's queue; ``verify`` re-hashes its files."""
+    def _read_run(self, run_id: str) -> RunFields:
+        """The run whose id is exactly ``run_id``, read by :attr:`reader` (cheap)."""
         try:
             row = self.reader.get_run(run_id)
         except StoreError as exc:
             raise NotFound(f"no run with id {run_id!r}") from exc
         if row.id != run_id:
             raise NotFound(f"no run with id {run_id!r} (give the whole id)")
+        return row
+
+    def status(self, run_id: str, *, verify: bool = False) -> dict[str, Any]:
+        """Everything recorded about a run (steps, decisions, engine calls, events) and
+        its place in the service's queue; ``verify`` re-hashes its files."""
+        row = self._read_run(run_id)
         data = show_json(self.reader, row, verify=verify)
-        entry = self.queue.get(row.id)
-        data["queue"] = None if entry is None else {"state": entry.state, "choose": entry.choose}
+        entry = self.reader.queue_state(row.id)
+        data["queue"] = None if entry is None else {"state": entry[0], "choose": entry[1]}
         return data
 
     def results(self, run_id: str) -> dict[str, Any]:
@@ -199,14 +206,14 @@ class Simwright:
 
     def events(self, run_id: str, *, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
         """A run's events whose id is above ``after``, in order."""
-        row = self.get_run(run_id)
-        return [event_json(e) for e in self.store.events_after(row.id, after, limit)]
+        row = self._read_run(run_id)
+        return [event_json(e) for e in self.reader.events_after(row.id, after, limit)]
 
     def finished(self, run_id: str) -> bool:
         """True when nothing more will happen to the run unless someone resumes it."""
-        row = self.get_run(run_id)
-        entry = self.queue.get(row.id)
-        if entry is not None and entry.state in ACTIVE:
+        row = self._read_run(run_id)
+        entry = self.reader.queue_state(row.id)
+        if entry is not None and entry[0] in ACTIVE:
             return False
         return row.status in FINISHED or not lock_held(Path(row.workdir))
 

@@ -17,8 +17,8 @@ from simwright.store.integrity import RunIntegrity, verify_run
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
-    from simwright.store import EventRow, RunRow, Store
-    from simwright.store.reading import RunFields, RunReader
+    from simwright.store import RunRow, Store
+    from simwright.store.reading import EventFields, RunFields, RunReader
 
 TYPE_KEY = "__type__"
 
@@ -259,7 +259,7 @@ def integrity_json(report: RunIntegrity) -> dict[str, Any]:
     }
 
 
-def event_json(e: EventRow) -> dict[str, Any]:
+def event_json(e: EventFields) -> dict[str, Any]:
     """One event with its id (ids only grow: a stream resumes after the last one seen)."""
     try:
         payload = json.loads(e.payload_json) if e.payload_json else {}

@@ -46,7 +46,10 @@ def _modules(dirs: Sequence[Path] | None) -> list[KnowledgeModule]:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.modules import load_modules
 
-    return load_modules(dirs or ())
+    home = load_settings().home
+    # parsed front matter is cached only in an existing home: a read-only command creates none
+    cache_dir = home / "cache" if home.is_dir() else None
+    return load_modules(dirs or (), cache_dir=cache_dir)
 
 
 @knowledge_app.command("list")
@@ -162,11 +165,12 @@ def plan(
     json_out: JsonOpt = False,
     knowledge_dir: DirsOpt = None,
 ) -> None:
-    """Show how a request is understood: protocol, module and parameters (given or
-    assumed), how each stated choice is honoured, the preflight's estimate (steps,
-    atoms, output, core-hours) and the inputs a run would build (structure, force field,
-    engines), without running anything. Exits 0 only when `simwright run` would pass
-    its preflight and build every input."""
+    """Show how a request is understood, without running anything.
+
+    Prints the protocol, module and parameters (given or assumed), how each stated
+    choice is honoured, the preflight's estimate (steps, atoms, output, core-hours) and
+    the inputs a run would build (structure, force field, engines). Exits 0 only when
+    `simwright run` would pass its preflight and build every input."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.knowledge.planner.resolver import resolve
     from simwright.protocols.registry import LazyProtocols

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import platform
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Sequence
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from simwright import __version__
-from simwright.cli.ask import ask as ask_command
-from simwright.cli.ask import resume_agent
-from simwright.cli.campaign import campaign_app
 from simwright.cli.common import (
     HomeOpt,
     JsonOpt,
@@ -33,17 +31,6 @@ from simwright.cli.common import (
     settings_for,
     store_exists,
 )
-from simwright.cli.dft import dft_app
-from simwright.cli.docs import docs_app
-from simwright.cli.engines import engines as engines_command
-from simwright.cli.export import export as export_command
-from simwright.cli.knowledge import knowledge_app
-from simwright.cli.knowledge import plan as plan_command
-from simwright.cli.memory import memory_app
-from simwright.cli.potentials import potentials as potentials_command
-from simwright.cli.serve import serve as serve_command
-from simwright.cli.serve import serve_token as serve_token_command
-from simwright.cli.store import store_app
 from simwright.errors import ContractError, SimwrightError
 
 if TYPE_CHECKING:
@@ -52,17 +39,19 @@ if TYPE_CHECKING:
     from simwright.store import RunRow, Store
     from simwright.store.reading import RunFields
 
-app = typer.Typer(
-    help="simwright: expert-level atomistic simulation with typed graphs, real engines "
-    "and full provenance.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+HELP = (
+    "simwright: expert-level atomistic simulation with typed graphs, real engines "
+    "and full provenance."
 )
+
+core_app = typer.Typer(
+    help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+)
+"""The commands defined in this module; :func:`build_app` adds the others."""
 EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
 
 
-@app.command()
+@core_app.command()
 @handled
 def run(
     request: Annotated[str, typer.Argument(help="A request in words, or a spec.yaml file.")],
@@ -101,7 +90,7 @@ def run(
     _finish(store, outcome, json_out, settings, checked.as_dict())
 
 
-@app.command()
+@core_app.command()
 @handled
 def resume(
     run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
@@ -127,6 +116,9 @@ def resume(
     row = store.get_run(run_id)
     _warn_integrity(store, row)
     if row.protocol == "agent":
+        # lazy: the agents' command line loads only when an agent run is resumed
+        from simwright.cli.ask import resume_agent
+
         resume_agent(row.id, json_out=json_out, home=home)
     proto = get_protocol(row.protocol)
     settings = run_settings(proto, row, settings)
@@ -136,7 +128,7 @@ def resume(
     _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
 
 
-@app.command(hidden=True)
+@core_app.command(hidden=True)
 @handled
 def worker(
     run_id: Annotated[str, typer.Argument(help="The run to execute (exact id).")],
@@ -225,7 +217,7 @@ def _remember(settings: Settings, store: Store, run_id: str) -> str | None:
         return None
 
 
-@app.command()
+@core_app.command()
 @handled
 def runs(
     limit: Annotated[int, typer.Option(help="How many recent runs to list.")] = 50,
@@ -250,7 +242,7 @@ def runs(
         print_runs(out, rows)
 
 
-@app.command()
+@core_app.command()
 @handled
 def show(
     run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
@@ -269,7 +261,7 @@ def show(
         print_show(out, data)
 
 
-@app.command()
+@core_app.command()
 @handled
 def verify(
     run_id: Annotated[str, typer.Argument(help="Run id (or a unique prefix).")],
@@ -290,7 +282,7 @@ def verify(
     raise typer.Exit(0 if report.ok else 1)
 
 
-@app.command()
+@core_app.command()
 @handled
 def inspect(
     file: Annotated[Path, typer.Argument(help="A file of the simwright file contract.")],
@@ -323,7 +315,7 @@ def inspect(
     raise typer.Exit(1 if problems else 0)
 
 
-@app.command()
+@core_app.command()
 @handled
 def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
     """List the registered protocols with example requests."""
@@ -355,7 +347,7 @@ def protocols(json_out: JsonOpt = False, home: HomeOpt = None) -> None:
             out.print(f'    simwright run "{ex}"', highlight=False)
 
 
-@app.command()
+@core_app.command()
 @handled
 def graph(
     protocol: Annotated[str, typer.Argument(help="Protocol name.")],
@@ -372,22 +364,8 @@ def graph(
         out.print(g.mermaid(), markup=False, highlight=False)
 
 
-app.add_typer(knowledge_app, name="knowledge")
-app.command("plan")(plan_command)
-app.add_typer(docs_app, name="docs")
-app.add_typer(memory_app, name="memory")
-app.add_typer(dft_app, name="dft")
-app.command("ask")(ask_command)
-app.command("potentials")(potentials_command)
-app.command("engines")(engines_command)
-app.command("serve")(serve_command)
-app.command("serve-token")(serve_token_command)
-app.command("export")(export_command)
-app.add_typer(campaign_app, name="campaign")
-app.add_typer(store_app, name="store")
-
 validate_app = typer.Typer(help="Check engine inputs before they run.", no_args_is_help=True)
-app.add_typer(validate_app, name="validate")
+core_app.add_typer(validate_app, name="validate")
 
 
 @validate_app.command("lammps")
@@ -437,11 +415,14 @@ def validate_lammps(
     raise typer.Exit(0 if report.ok else 1)
 
 
-@app.command()
+@core_app.command()
 @handled
 def version(json_out: JsonOpt = False) -> None:
     """Print simwright's version (with --json: also Python's and the platform)."""
     if json_out:
+        # lazy: only the JSON form names the platform
+        import platform
+
         emit(
             {
                 "simwright": __version__,
@@ -453,6 +434,100 @@ def version(json_out: JsonOpt = False) -> None:
         out.print(__version__, highlight=False)
 
 
+BRANCHES: dict[str, tuple[str, str]] = {
+    "knowledge": ("simwright.cli.knowledge", "knowledge_app"),
+    "plan": ("simwright.cli.knowledge", "plan"),
+    "docs": ("simwright.cli.docs", "docs_app"),
+    "memory": ("simwright.cli.memory", "memory_app"),
+    "kg": ("simwright.cli.kg", "kg_app"),
+    "dft": ("simwright.cli.dft", "dft_app"),
+    "ask": ("simwright.cli.ask", "ask"),
+    "potentials": ("simwright.cli.potentials", "potentials"),
+    "engines": ("simwright.cli.engines", "engines"),
+    "serve": ("simwright.cli.serve", "serve"),
+    "serve-token": ("simwright.cli.serve", "serve_token"),
+    "mcp": ("simwright.cli.mcp", "mcp"),
+    "export": ("simwright.cli.export", "export"),
+    "campaign": ("simwright.cli.campaign", "campaign_app"),
+    "store": ("simwright.cli.store", "store_app"),
+}
+"""The commands and command groups defined in other ``cli`` modules: name ->
+(module, attribute), a :class:`typer.Typer` for a group, a function for a command.
+Each module is imported only when its branch is used (or for the whole help)."""
+
+
+def build_app(names: Iterable[str] | None = None) -> typer.Typer:
+    """The application: this module's commands and the :data:`BRANCHES` in ``names``
+    (all when None), importing only the modules of those branches."""
+    built = typer.Typer(
+        help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+    )
+    wanted = set(BRANCHES if names is None else names)
+    built.registered_commands.extend(core_app.registered_commands)
+    built.registered_groups.extend(core_app.registered_groups)
+    for name, (module, attribute) in BRANCHES.items():
+        if name not in wanted:
+            continue
+        target = getattr(import_module(module), attribute)
+        if isinstance(target, typer.Typer):
+            built.add_typer(target, name=name)
+        else:
+            built.command(name)(target)
+    return built
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the whole application, built on first use (tests and embedders)."""
+    if name == "app":
+        whole = build_app()
+        globals()["app"] = whole
+        return whole
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def main() -> None:
     """Entry point of the ``simwright`` script."""
-    app()
+    app_for(sys.argv[1:])()
+
+
+def app_for(argv: Sequence[str]) -> typer.Typer:
+    """The application to parse ``argv`` with: only the one command or group that
+    ``argv`` names, or all of it (top-level help, an unknown name).
+
+    Typer inspects the signature and annotations of every registered command before
+    it parses anything (~0.1 s for simwright's ~80 commands), and the other ``cli``
+    modules import their own dependencies: building only the branch a call uses makes
+    every quick command start faster. The branch behaves as in the whole application:
+    same name, options, help and exit codes.
+    """
+    name = argv[0] if argv and not argv[0].startswith("-") else None
+    if name is None:
+        return build_app()
+    slim = typer.Typer(
+        help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+    )
+    slim.callback()(_root)  # a callback keeps a one-command app a group: `simwright NAME ...`
+    if name in BRANCHES:
+        module, attribute = BRANCHES[name]
+        target = getattr(import_module(module), attribute)
+        if isinstance(target, typer.Typer):
+            slim.add_typer(target, name=name)
+        else:
+            slim.command(name)(target)
+        return slim
+    for command in core_app.registered_commands:
+        callback = command.callback
+        own = command.name or (callback and typer.main.get_command_name(callback.__name__))
+        if own == name:
+            slim.registered_commands.append(command)
+            return slim
+    for group in core_app.registered_groups:
+        if group.name == name:
+            slim.registered_groups.append(group)
+            return slim
+    return build_app()
+
+
+def _root() -> None:
+    """simwright: expert-level atomistic simulation with typed graphs, real engines and
+    full provenance."""

@@ -6,34 +6,70 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING
 
-from simwright.errors import ValidationError
-from simwright.forcefields.base import (
-    EV_PER_KJ_MOL,
-    AngleType,
-    AtomType,
-    BondType,
-    ForceField,
-    KSpace,
-    LJParams,
-    MixingRule,
-    MoleculeTemplate,
-    PairKind,
-    PairOverride,
-    PairStyle,
-    Shake,
-    mix,
-)
-from simwright.forcefields.lj_argon import lj_argon
-from simwright.forcefields.molten_salts import nacl_tosi_fumi
-from simwright.forcefields.opls import opls_acetonitrile, opls_ethanol, opls_methanol
-from simwright.forcefields.pair_terms import BornPair, Tip4pSite
-from simwright.forcefields.spce import spce
-from simwright.forcefields.topology import Topology, assign_types
-from simwright.forcefields.torsions import DihedralType, ImproperType
-from simwright.forcefields.water import tip3p, tip4p2005
+from simwright.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from simwright.forcefields.base import (
+        EV_PER_KJ_MOL,
+        AngleType,
+        AtomType,
+        BondType,
+        ForceField,
+        KSpace,
+        LJParams,
+        MixingRule,
+        MoleculeTemplate,
+        PairKind,
+        PairOverride,
+        PairStyle,
+        Shake,
+        mix,
+    )
+    from simwright.forcefields.lj_argon import lj_argon
+    from simwright.forcefields.molten_salts import nacl_tosi_fumi
+    from simwright.forcefields.opls import opls_acetonitrile, opls_ethanol, opls_methanol
+    from simwright.forcefields.pair_terms import BornPair, Tip4pSite
+    from simwright.forcefields.registry import FORCEFIELDS, forcefield_names, get_forcefield
+    from simwright.forcefields.spce import spce
+    from simwright.forcefields.topology import Topology, assign_types
+    from simwright.forcefields.torsions import DihedralType, ImproperType
+    from simwright.forcefields.water import tip3p, tip4p2005
+
+_WHERE = {
+    "AngleType": "base",
+    "assign_types": "topology",
+    "AtomType": "base",
+    "BondType": "base",
+    "BornPair": "pair_terms",
+    "DihedralType": "torsions",
+    "EV_PER_KJ_MOL": "base",
+    "ForceField": "base",
+    "forcefield_names": "registry",
+    "FORCEFIELDS": "registry",
+    "get_forcefield": "registry",
+    "ImproperType": "torsions",
+    "KSpace": "base",
+    "lj_argon": "lj_argon",
+    "LJParams": "base",
+    "mix": "base",
+    "MixingRule": "base",
+    "MoleculeTemplate": "base",
+    "nacl_tosi_fumi": "molten_salts",
+    "opls_acetonitrile": "opls",
+    "opls_ethanol": "opls",
+    "opls_methanol": "opls",
+    "PairKind": "base",
+    "PairOverride": "base",
+    "PairStyle": "base",
+    "Shake": "base",
+    "spce": "spce",
+    "tip3p": "water",
+    "tip4p2005": "water",
+    "Tip4pSite": "pair_terms",
+    "Topology": "topology",
+}
 
 __all__ = [
     "EV_PER_KJ_MOL",
@@ -61,47 +97,12 @@ __all__ = [
     "lj_argon",
     "mix",
     "nacl_tosi_fumi",
+    "opls_acetonitrile",
+    "opls_ethanol",
+    "opls_methanol",
     "spce",
     "tip3p",
     "tip4p2005",
 ]
 
-FORCEFIELDS: Final[Mapping[str, Callable[[], ForceField]]] = {
-    "lj_argon": lj_argon,
-    "nacl_tosi_fumi": nacl_tosi_fumi,
-    "opls_acetonitrile": opls_acetonitrile,
-    "opls_ethanol": opls_ethanol,
-    "opls_methanol": opls_methanol,
-    "spce": spce,
-    "tip3p": tip3p,
-    "tip4p2005": tip4p2005,
-}
-"""Built-in force fields by name, each with its default settings."""
-
-_ALIASES: Final = {
-    "spc/e": "spce",
-    "spc-e": "spce",
-    "argon": "lj_argon",
-    "lj-argon": "lj_argon",
-    "tip4p/2005": "tip4p2005",
-    "tip4p-2005": "tip4p2005",
-    "nacl": "nacl_tosi_fumi",
-    "tosi-fumi": "nacl_tosi_fumi",
-    "tosi_fumi": "nacl_tosi_fumi",
-}
-
-
-def forcefield_names() -> tuple[str, ...]:
-    """The names :func:`get_forcefield` knows, sorted."""
-    return tuple(sorted(FORCEFIELDS))
-
-
-def get_forcefield(name: str) -> ForceField:
-    """The built-in force field ``name`` (case-insensitive; "SPC/E" works too)."""
-    key = name.strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in FORCEFIELDS:
-        raise ValidationError(
-            f"unknown force field {name!r}; known: {', '.join(forcefield_names())}"
-        )
-    return FORCEFIELDS[key]()
+__getattr__ = lazy_exports(__name__, _WHERE)

@@ -15,7 +15,6 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright import yamlio
@@ -49,8 +48,11 @@ class KnowledgeModule(FrontMatter):
         return "\n".join([self.title, " ".join(self.keywords), self.sections.plain_text()])
 
 
-def split_front_matter(text: str, origin: str) -> tuple[dict[str, object], str]:
-    """The parsed YAML front matter (between two '---' lines) and the body after it."""
+def split_front_matter(
+    text: str, origin: str, cache: yamlio.YamlCache | None = None
+) -> tuple[dict[str, object], str]:
+    """The parsed YAML front matter (between two '---' lines) and the body after it
+    (the YAML read through ``cache`` when given)."""
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         raise ParseError(f"{origin}: a knowledge module starts with a '---' front-matter line")
@@ -59,17 +61,20 @@ def split_front_matter(text: str, origin: str) -> tuple[dict[str, object], str]:
     except StopIteration:
         raise ParseError(f"{origin}: the front matter has no closing '---' line") from None
     try:
-        data = yamlio.safe_load("\n".join(lines[1:end]))
-    except yaml.YAMLError as exc:
+        front = "\n".join(lines[1:end])
+        data = cache.load(front) if cache is not None else yamlio.safe_load(front)
+    except Exception as exc:
+        if not yamlio.is_yaml_error(exc):
+            raise
         raise ParseError(f"{origin}: invalid YAML in the front matter: {exc}") from exc
     if not isinstance(data, dict):
         raise ParseError(f"{origin}: the front matter must be a YAML mapping")
     return {str(k): v for k, v in data.items()}, "\n".join(lines[end + 1 :]).strip() + "\n"
 
 
-def parse_module(text: str, origin: str) -> KnowledgeModule:
+def parse_module(text: str, origin: str, cache: yamlio.YamlCache | None = None) -> KnowledgeModule:
     """Validate one module; errors name ``origin`` and the offending field."""
-    front, body = split_front_matter(text, origin)
+    front, body = split_front_matter(text, origin, cache)
     for reserved in ("body", "sections", "source"):
         if reserved in front:
             raise ParseError(f"{origin}: front matter field {reserved!r} is reserved")
@@ -94,29 +99,44 @@ def _describe(exc: PydanticValidationError) -> str:
     return "; ".join(problems)
 
 
+CACHE_FILE = "knowledge-front-matter.json"
+"""The file, in a cache folder, that remembers parsed front matter (see
+:class:`~simwright.yamlio.YamlCache`)."""
+
+
 @cache
-def _package_modules() -> tuple[KnowledgeModule, ...]:
+def _package_modules(cache_dir: Path | None) -> tuple[KnowledgeModule, ...]:
     folder = resources.files(PACKAGE).joinpath("modules")
     files = sorted((f for f in folder.iterdir() if f.name.endswith(".md")), key=lambda f: f.name)
-    return tuple(parse_module(f.read_text(encoding="utf-8"), f"modules/{f.name}") for f in files)
+    yaml_cache = yamlio.YamlCache(cache_dir / CACHE_FILE if cache_dir is not None else None)
+    found = tuple(
+        parse_module(f.read_text(encoding="utf-8"), f"modules/{f.name}", yaml_cache) for f in files
+    )
+    yaml_cache.save()
+    return found
 
 
-def load_directory(folder: Path) -> tuple[KnowledgeModule, ...]:
+def load_directory(
+    folder: Path, cache: yamlio.YamlCache | None = None
+) -> tuple[KnowledgeModule, ...]:
     """The modules in ``folder`` (``*.md``, sorted by name)."""
     if not folder.is_dir():
         raise ParseError(f"no such knowledge folder: {folder}")
     return tuple(
-        parse_module(path.read_text(encoding="utf-8"), str(path))
+        parse_module(path.read_text(encoding="utf-8"), str(path), cache)
         for path in sorted(folder.glob("*.md"))
     )
 
 
-def load_modules(extra_dirs: Iterable[Path] = (), *, shipped: bool = True) -> list[KnowledgeModule]:
+def load_modules(
+    extra_dirs: Iterable[Path] = (), *, shipped: bool = True, cache_dir: Path | None = None
+) -> list[KnowledgeModule]:
     """The shipped modules (unless ``shipped`` is False) and those in ``extra_dirs``.
 
-    Ids must be unique; a duplicate is refused naming both files.
+    Ids must be unique; a duplicate is refused naming both files. ``cache_dir`` (an
+    existing folder) remembers parsed front matter between processes.
     """
-    found: list[KnowledgeModule] = list(_package_modules()) if shipped else []
+    found: list[KnowledgeModule] = list(_package_modules(cache_dir)) if shipped else []
     for folder in extra_dirs:
         found.extend(load_directory(Path(folder)))
     seen: dict[str, str] = {}

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel
 
 from simwright import yamlio
@@ -47,7 +46,9 @@ def load_spec(path: Path, protocols: Mapping[str, Protocol]) -> ResolvedRequest:
     """Read a YAML spec file (``protocol`` and ``parameters``)."""
     try:
         data = yamlio.safe_load(read_utf8(path, "spec file"))
-    except yaml.YAMLError as exc:
+    except Exception as exc:
+        if not yamlio.is_yaml_error(exc):
+            raise
         raise ParseError(f"{path}: invalid YAML: {exc}") from exc
     return spec_from_data(data, protocols, str(path), default_request=path.name)
 

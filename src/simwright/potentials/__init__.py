@@ -6,21 +6,43 @@ papers and experiment, :mod:`~simwright.potentials.selection` chooses one by ele
 and name, refusing unknown names by name.
 """
 
-from simwright.potentials.catalogue import (
-    NO_CITATION,
-    Catalogue,
-    Potential,
-    read_catalogue,
-    read_potential,
-)
-from simwright.potentials.published import (
-    EXPERIMENT,
-    PUBLISHED,
-    PublishedValues,
-    experiment_references,
-    published_for,
-)
-from simwright.potentials.selection import PotentialNotFound, select_potential
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from simwright.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from simwright.potentials.catalogue import (
+        NO_CITATION,
+        Catalogue,
+        Potential,
+        read_catalogue,
+        read_potential,
+    )
+    from simwright.potentials.published import (
+        EXPERIMENT,
+        PUBLISHED,
+        PublishedValues,
+        experiment_references,
+        published_for,
+    )
+    from simwright.potentials.selection import PotentialNotFound, select_potential
+
+_WHERE = {
+    "Catalogue": "catalogue",
+    "EXPERIMENT": "published",
+    "experiment_references": "published",
+    "NO_CITATION": "catalogue",
+    "Potential": "catalogue",
+    "PotentialNotFound": "selection",
+    "PUBLISHED": "published",
+    "published_for": "published",
+    "PublishedValues": "published",
+    "read_catalogue": "catalogue",
+    "read_potential": "catalogue",
+    "select_potential": "selection",
+}
 
 __all__ = [
     "EXPERIMENT",
@@ -36,3 +58,5 @@ __all__ = [
     "read_potential",
     "select_potential",
 ]
+
+__getattr__ = lazy_exports(__name__, _WHERE)

@@ -17,10 +17,11 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
 
+from simwright.plugins import group_entry_points
 from simwright.protocols.registry import PROTOCOL_GROUP, load_protocols
 
 CATALOG_FILE = "protocols.json"
@@ -50,7 +51,7 @@ def protocol_catalog(cache_dir: Path | None) -> dict[str, ProtocolInfo]:
 
     ``cache_dir`` None (or an unwritable folder) means: load the protocols each time.
     """
-    points = sorted(entry_points(group=PROTOCOL_GROUP), key=lambda ep: ep.name)
+    points = sorted(group_entry_points(PROTOCOL_GROUP), key=lambda ep: ep.name)
     stamp = fingerprint(points)
     cache = cache_dir / CATALOG_FILE if cache_dir is not None else None
     cached = _read(cache, stamp) if cache is not None else None

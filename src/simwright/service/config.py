@@ -55,6 +55,30 @@ class ServiceConfig:
         return found
 
 
+class TokenRefused(PolicyError):
+    """A caller without a valid token (``status`` 401) or without the scope (403)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def authorize(config: ServiceConfig, header: str | None, scope: str) -> None:
+    """Check an ``Authorization`` header for ``scope``: nothing to check without tokens;
+    else :class:`TokenRefused` without a bearer token, with an unknown one (401) or
+    with one that lacks the scope (403). The service and the MCP server both call it."""
+    if not config.tokens:
+        return
+    scheme, _, token = (header or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TokenRefused("a token is required: Authorization: Bearer <token>", 401)
+    found = config.find(token.strip())
+    if found is None:
+        raise TokenRefused("unknown token", 401)
+    if scope not in found.scopes:
+        raise TokenRefused(f"token {found.name!r} lacks the scope {scope!r}", 403)
+
+
 def hash_token(token: str) -> str:
     """The sha256 hex digest stored for ``token``."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()

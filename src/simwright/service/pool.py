@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,10 @@ class WorkerPool:
     argv: WorkerArgv
     size: int = 2
     poll_s: float = 0.2
+    """How often finished workers are looked for (``poll()`` of each: no query)."""
+    check_s: float = 1.0
+    """How often the queue is read when nothing woke the pool (a cancellation or a run
+    queued by another process); :meth:`wake` makes it read at once."""
     log_dir: Path | None = None
     """Where each worker's output goes (``<run_id>.log``); None discards it."""
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
@@ -81,23 +86,33 @@ class WorkerPool:
         self._launch()
 
     def _loop(self) -> None:
+        """Reap every ``poll_s``; read the queue when woken, when a worker ended, and
+        every ``check_s`` (the queries cost the API's requests CPU time)."""
+        checked = 0.0
         while not self._stop.is_set():
-            self._wake.wait(self.poll_s)
+            woken = self._wake.wait(self.poll_s)
             self._wake.clear()
             if self._stop.is_set():
                 return
             try:
-                self.tick()
+                reaped = self._reap()
+                if woken or reaped or time.monotonic() - checked >= self.check_s:
+                    checked = time.monotonic()
+                    self._cancel()
+                    self._launch()
             except Exception:  # the store may be busy for a moment: try again next round
                 continue
 
-    def _reap(self) -> None:
+    def _reap(self) -> bool:
+        """Finish the queue entries of workers that ended; True when one did."""
+        reaped = False
         for run_id, proc in list(self.procs.items()):
             code = proc.poll()
             if code is None:
                 continue
             if self._draining:
                 continue  # stopped by the service: its run resumes at the next start
+            reaped = True
             del self.procs[run_id]
             self._signalled.discard(run_id)
             entry = self.queue.get(run_id)
@@ -105,6 +120,7 @@ class WorkerPool:
                 self.queue.finish(run_id, "cancelled", "cancelled through the service")
             elif entry is not None and entry.state == "running":
                 self.queue.finish(run_id, "done", f"worker exited with code {code}")
+        return reaped
 
     def _cancel(self) -> None:
         for entry in self.queue.entries(("cancelling",)):

@@ -13,6 +13,7 @@ a test compares the two readers row by row on one store.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -103,6 +104,7 @@ class EventFields(Protocol):
     kind: str
     message: str
     step_id: int | None
+    payload_json: str
     created_at: datetime
 
 
@@ -155,6 +157,15 @@ class RunReader(Protocol):
         """The model-usage rows of a run."""
         ...
 
+    def events_after(self, run_id: str, after: int = 0, limit: int = 500) -> Sequence[EventFields]:
+        """Events of a run whose id is above ``after``, in order (event ids only grow)."""
+        ...
+
+    def queue_state(self, run_id: str) -> tuple[str, str | None] | None:
+        """The run's state in the service's queue and its pending answer (None: never
+        queued)."""
+        ...
+
     def close(self) -> None:
         """Release the database connections."""
         ...
@@ -184,18 +195,51 @@ class _Row:
 
 
 class SqliteReader:
-    """A SQLite store read with the standard library, read-only (:class:`RunReader`)."""
+    """A SQLite store read with the standard library, read-only (:class:`RunReader`).
+
+    Each thread keeps one read-only connection and reuses it: opening a connection
+    and reading the schema again for every query cost more than the queries (the
+    service answers a status with nine of them). Reads outside a transaction see the
+    latest committed state (the store is in WAL mode: readers never block the writer).
+    """
 
     def __init__(self, path: Path) -> None:
         self._path = path
+        self._uri = f"{path.resolve().as_uri()}?mode=ro"
+        self._local = threading.local()
+        self._opened: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
+        self._lock = threading.Lock()
+
+    def _connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            # used by its own thread only; closed by close() or once its thread ended
+            conn = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            self._local.conn = conn
+            with self._lock:
+                for key, (thread, old) in list(self._opened.items()):
+                    if not thread.is_alive():  # a pool's thread that retired
+                        old.close()
+                        del self._opened[key]
+                self._opened[id(conn)] = (threading.current_thread(), conn)
+        return conn
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[_Row]:
         try:
-            with sqlite3.connect(f"{self._path.resolve().as_uri()}?mode=ro", uri=True) as conn:
-                conn.row_factory = sqlite3.Row
-                return [_Row(r) for r in conn.execute(sql, args).fetchall()]
+            return [_Row(r) for r in self._connection().execute(sql, args).fetchall()]
         except sqlite3.Error as exc:
+            self._forget()
             raise StoreError(f"cannot read the store {self._path}: {exc}") from exc
+
+    def _forget(self) -> None:
+        """Drop this thread's connection (after an error: the next query opens anew)."""
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            with self._lock:
+                self._opened.pop(id(conn), None)
+            conn.close()
 
     def revision(self) -> str | None:
         """The schema revision of the database (None before the first migration)."""
@@ -246,12 +290,31 @@ class SqliteReader:
         """All events of a run."""
         return cast(Sequence[EventFields], self._children("events", run_id))
 
-    def close(self) -> None:
-        """Nothing to release: every query opens and closes its own connection."""
-
     def usage(self, run_id: str) -> Sequence[UsageFields]:
         """The model-usage rows of a run."""
         return cast(Sequence[UsageFields], self._children("agent_usage", run_id))
+
+    def events_after(self, run_id: str, after: int = 0, limit: int = 500) -> Sequence[EventFields]:
+        """Events of a run whose id is above ``after``, in order (event ids only grow)."""
+        rows = self._query(
+            "SELECT * FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?",
+            (run_id, after, limit),
+        )
+        return cast(Sequence[EventFields], rows)
+
+    def queue_state(self, run_id: str) -> tuple[str, str | None] | None:
+        """The run's state in the service's queue and its pending answer (None: never
+        queued)."""
+        rows = self._query("SELECT state, choose FROM service_queue WHERE run_id = ?", (run_id,))
+        return None if not rows else (str(rows[0].state), rows[0].choose)
+
+    def close(self) -> None:
+        """Close every thread's connection (a later query opens a new one)."""
+        with self._lock:
+            opened, self._opened = self._opened, {}
+        for _, conn in opened.values():
+            conn.close()
+        self._local = threading.local()
 
 
 def open_reader(db_url: str) -> RunReader:

@@ -182,6 +182,13 @@ class Store:
         with self._sessions() as s:
             return list(s.scalars(q).all())
 
+    def queue_state(self, run_id: str) -> tuple[str, str | None] | None:
+        """The run's state in the service's queue and its pending answer (None: never
+        queued); :class:`~simwright.store.queue.RunQueue` changes it."""
+        with self._sessions() as s:
+            row = s.get(models_queue.QueueRow, run_id)
+            return None if row is None else (row.state, row.choose)
+
     def set_run_status(
         self,
         run_id: str,

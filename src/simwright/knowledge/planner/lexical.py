@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 _STOP_LIST = (
     "a an and are as at be by compute calculate do for from get give i in into is it me "
@@ -31,6 +32,7 @@ _REWRITES = (
 )
 
 
+@lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A light suffix stripper: 'diffusivity', 'diffusion' → 'diffus'; 'atoms' → 'atom'."""
     for suffix in _SUFFIXES:
@@ -43,10 +45,17 @@ def stem(word: str) -> str:
 
 def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Lower-case stemmed word tokens of ``text`` (stop words dropped unless kept)."""
+    return list(_tokens(text, keep_stopwords))
+
+
+@lru_cache(maxsize=1024)
+def _tokens(text: str, keep_stopwords: bool) -> tuple[str, ...]:
+    """:func:`tokens`, remembered: the planner tokenizes the same module texts for
+    every ranking it makes."""
     for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
     words = re.findall(r"[a-z0-9+]+", text.lower())
-    return [stem(w) for w in words if keep_stopwords or w not in _STOP]
+    return tuple(stem(w) for w in words if keep_stopwords or w not in _STOP)
 
 
 def contains_phrase(request_tokens: Sequence[str], phrase: str) -> bool:

@@ -117,6 +117,12 @@ PROPERTIES: tuple[Property, ...] = (
         ("elastic_constants",),
     ),
     Property(
+        "amorphous structure",
+        r"amorphous|melt[- –]quench(?:ed|ing)?|glass(?:y)?",
+        "crystalline protocols (lattice_constant, elastic_constants, thermal_expansion)",
+        ("amorphous_structure",),
+    ),
+    Property(
         "melting point",
         r"melting (?:point|temperature)|freezing point",
         "lattice_constant (ASE) gives the 0 K lattice constant and bulk modulus",
@@ -170,6 +176,22 @@ PROPERTIES: tuple[Property, ...] = (
         r"deposition|deposit(?:ing|ed)?|film growth",
         "none: the knowledge module metal_deposition_on_slab describes the procedure",
         ("deposition",),
+    ),
+    Property(
+        "pore geometry",
+        r"pore (?:size|diameter|volume|geometry|limiting diameter)s?|porosity"
+        r"|(?:accessible |geometric |gravimetric |volumetric )?surface areas?"
+        r"|largest (?:cavity|cavities|included sphere|free sphere)|void fraction"
+        r"|channel dimensionality",
+        "none: mof_pores measures the pores of a MOF built by PORMAKE or read from a CIF file",
+        ("mof_pores",),
+    ),
+    Property(
+        "metal-organic framework",
+        r"mofs?|metal[- ]organic frameworks?|mof-5|irmof-1|hkust-1|uio-66",
+        "none: mof_pores builds (PORMAKE) or reads (CIF) a MOF, relaxes it with a universal "
+        "MLIP and measures its pores (Zeo++)",
+        ("mof_pores",),
     ),
     Property(
         "free energy",

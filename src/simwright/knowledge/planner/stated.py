@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
+
+from simwright.knowledge.planner.anchors import anchors
 
 Category = Literal[
     "interatomic potential",
@@ -343,16 +346,27 @@ TERMS: tuple[Term, ...] = (
 """Everything a request may state as a choice, known to a module or not."""
 
 
-_COMPILED = [
-    (t, re.compile(rf"(?<![\w+/-])(?:{t.pattern})(?![\w/])", re.IGNORECASE)) for t in TERMS
-]
+_ANCHORS = [(t, anchors(t.pattern)) for t in TERMS]
+"""Each term with the literals one of which its every match contains (None: any text)."""
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A term's pattern as a whole phrase, compiled on first use."""
+    return re.compile(rf"(?<![\w+/-])(?:{pattern})(?![\w/])", re.IGNORECASE)
 
 
 def find_stated(text: str) -> list[Stated]:
-    """The choice phrases of ``text``, longest first where they overlap, in text order."""
+    """The choice phrases of ``text``, longest first where they overlap, in text order.
+
+    A term whose anchors (:mod:`.anchors`) do not occur in ``text`` cannot match and is
+    skipped without compiling its pattern."""
+    low = text.lower()
     hits: list[Stated] = []
-    for term, rx in _COMPILED:
-        for m in rx.finditer(text):
+    for term, needles in _ANCHORS:
+        if needles is not None and not any(n in low for n in needles):
+            continue
+        for m in _compiled(term.pattern).finditer(text):
             if m.group(0).strip():
                 hits.append(Stated(term.category, term.value, m.group(0), m.start(), m.end()))
     hits.sort(key=lambda s: (-(s.end - s.start), s.start))
@@ -451,6 +465,13 @@ for _name in (
         "aqueous": "'aqueous' is read as the solvent water (implicit continuum)",
         "gas": "molecules are isolated (ideal gas) unless a solvent is named",
     }
+FIXED_BY_PROTOCOL["amorphous_structure"] = {
+    "amorphous": "the protocol makes an amorphous solid by melt–quench",
+    "liquid": "the crystal is melted, then quenched",
+    "npt": "melt, quench, anneal and production run at zero pressure (NPT)",
+    "nose-hoover": "LAMMPS fix npt is Nosé–Hoover",
+    "velocity verlet": "LAMMPS integrates with velocity Verlet",
+}
 """Choices a protocol makes by its procedure: stating them is honoured, not refused."""
 
 

@@ -49,7 +49,8 @@ CALCULATOR_WORDS: dict[str, str] = {
 
 _WITH = re.compile(
     r"\b(?:with|using|by)\s+(?:the\s+|a\s+|an\s+)?(.+?)(?=\s*(?:[,;.?!]\s|[,;.?!]?$|\s+at\s|"
-    r"\s+and\s|\s+for\s|\s+in\s|\s+from\s|\s+with\s|\s+using\s))",
+    r"\s+and\s|\s+for\s|\s+in\s|\s+from\s|\s+with\s|\s+using\s|"
+    r"\s+(?:quenched|cooled|annealed|melted|heated|relaxed)\b))",
     re.IGNORECASE,
 )
 _FILLER = re.compile(r"\b(?:potential|interatomic|force field|model|lammps|mlip)\b", re.I)
@@ -208,13 +209,11 @@ def names_a_potential(phrase: str) -> bool:
     return bool(words & known) or phrase.strip().lower() in known
 
 
-def engine_phrase(text: str) -> str | None:
-    """The words after 'with'/'using' that name an engine ('the Mishin EAM potential')."""
-    for match in _WITH.finditer(text):
-        phrase = match.group(1).strip()
-        if phrase and not phrase[0].isdigit():
-            return phrase
-    return None
+def engine_phrases(text: str) -> list[str]:
+    """The words after each 'with'/'using'/'by' that could name an engine, in order
+    ("by melt-quench with the Stillinger-Weber potential": both phrases)."""
+    phrases = (match.group(1).strip() for match in _WITH.finditer(text))
+    return [p for p in phrases if p and not p[0].isdigit()]
 
 
 def engine_request(text: str) -> dict[str, Any]:
@@ -228,8 +227,8 @@ def engine_request(text: str) -> dict[str, Any]:
     for word, name in CALCULATOR_WORDS.items():
         if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
             return {"calculator": name}
-    phrase = engine_phrase(text)
-    if phrase is None or not names_a_potential(phrase):
+    phrase = next((p for p in engine_phrases(text) if names_a_potential(p)), None)
+    if phrase is None:
         return {}
     name = " ".join(_FILLER.sub(" ", phrase).split())
     if not name:
