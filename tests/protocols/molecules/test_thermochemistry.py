@@ -67,6 +67,8 @@ def test_unknown_functional_and_ambiguous_multiplicity_are_refused(settings: Set
         "thermochemistry of smiles [CH3] doublet with HF/STO-3G", LazyProtocols(), settings=settings
     )
     assert "multiplicity 2" in " ".join(radical.inputs)
+    with pytest.raises(ParseError, match="the number 5 was not understood"):
+        resolve("thermochemistry of water with HF/STO-3G and 5 conformers", LazyProtocols())
     with pytest.raises(ParseError, match="D4"):
         thermo.parse_request("frequencies of water with B3LYP-D4/def2-SVP")
     with pytest.raises(ValidationError, match="xTB solvation is ALPB"):

@@ -275,6 +275,7 @@ def parse_request(text: str) -> dict[str, Any] | None:
     mols = words.read_molecules(text)
     if not mols:
         return None
+    words.refuse_unread_numbers(text, "excitation_spectrum")
     raw: dict[str, Any] = {"molecule": {**mols[0], **words.read_spin(text)}}
     solvents = words.read_solvents(text)
     if solvents:

@@ -216,6 +216,7 @@ def parse_request(text: str) -> dict[str, Any] | None:
     mols = words.read_molecules(body)
     if not mols:
         raise ParseError("name the acid (e.g. 'pKa of acetic acid' or 'pKa of smiles CC(=O)O')")
+    words.refuse_unread_numbers(text, "pka")
     raw: dict[str, Any] = {"acid": mols[0]}
     if ref is not None:
         raw["reference"] = {"name": ref.group(1).lower()}

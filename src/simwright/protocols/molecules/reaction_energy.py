@@ -158,6 +158,10 @@ def parse_request(text: str) -> dict[str, Any] | None:
         if reaction is None:
             return None
         reactions = [reaction]
+        arrow = re.search(r"->|→|=>|⟶|=", text)
+        after = text[arrow.end() :] if arrow else text
+        rest = re.split(r"\s+(?:with|using|at|in)\s+", after, maxsplit=1)
+        words.refuse_unread_numbers(rest[1] if len(rest) > 1 else "", "reaction_energy")
     else:
         return None
     raw: dict[str, Any] = {"reactions": reactions}

@@ -142,6 +142,7 @@ def parse_request(text: str) -> dict[str, Any] | None:
     mols = words.read_molecules(text)
     if not mols:
         raise ParseError("name the ring (cyclopropane ... cyclohexane, or 'smiles C1CCC1')")
+    words.refuse_unread_numbers(text, "ring_strain")
     raw: dict[str, Any] = {"ring": mols[0]}
     level = words.level_with_solvent(text, words.read_solvents(text))
     if level:

@@ -266,6 +266,7 @@ def parse_request(text: str) -> dict[str, Any] | None:
     mols = words.read_molecules(text)
     if not mols:
         return None
+    words.refuse_unread_numbers(text, "molecule_thermochemistry")
     raw: dict[str, Any] = {"molecule": {**mols[0], **words.read_spin(text)}}
     level = words.level_with_solvent(text, words.read_solvents(text))
     if level:

@@ -148,3 +148,24 @@ def level_with_solvent(text: str, solvents: list[str]) -> dict[str, Any]:
     if solvents:
         level["solvent"] = solvents[0]
     return level
+
+
+_NUMBER_RX = re.compile(r"(?<![\w.*+(/-])[-+]?\d+(?:\.\d+)?(?![\w.*+)/-]|\.\d)")
+_READ_AFTER = re.compile(r"\s*(?:K\b|bar\b|atm\b|(?:excited\s+)?states\b|kj/mol\b)", re.IGNORECASE)
+_READ_BEFORE = re.compile(r"(?:charge|multiplicity)\s*:?\s*$", re.IGNORECASE)
+
+
+def refuse_unread_numbers(text: str, protocol: str, extra_after: str = "") -> None:
+    """A bare number the readers above do not take ("with 5 conformers") is refused by
+    name: a value the request states is never dropped silently."""
+    after = re.compile(
+        _READ_AFTER.pattern + (f"|\\s*(?:{extra_after})" if extra_after else ""), re.IGNORECASE
+    )
+    for m in _NUMBER_RX.finditer(text):
+        if after.match(text, m.end()) or _READ_BEFORE.search(text[: m.start()]):
+            continue
+        snippet = text[max(0, m.start() - 20) : m.end() + 20].strip()
+        raise ParseError(
+            f"{snippet!r}: the number {m.group(0)} was not understood by {protocol}; "
+            "write a spec file to set other parameters"
+        )
