@@ -40,7 +40,7 @@ class ThermochemistryParams(QcParams):
 
     molecule: MoleculeInput
     temperature_k: float = Field(default=298.15, gt=0, le=5000)
-    pressure_bar: float = Field(default=1.01325, gt=0)
+    pressure_bar: float = Field(default=1.0, gt=0)
     transition_state: bool = False
     max_displacements: int = Field(default=2, ge=0, le=5)
 
