@@ -27,6 +27,7 @@ from simwright.builders.qc_molecules import build_molecule, embed_conformers
 from simwright.engines.qc import calculator, pyscf_calc
 from simwright.engines.qc.geomopt import optimise
 from simwright.engines.qc.level import LevelOfTheory
+from simwright.errors import ParseError
 from simwright.graph import Done, Graph, RunContext, Step
 from simwright.molecules.qc import QcMolecule
 from simwright.molecules.solvents import find_solvent
@@ -288,6 +289,10 @@ def parse_request(text: str) -> dict[str, Any] | None:
     m = re.search(r"(\d+)\s+(?:excited\s+)?states\b", text, re.I)
     if m:
         raw["n_states"] = int(m.group(1))
+    cond = words.read_conditions(text)
+    if "pressure_bar" in cond:
+        raise ParseError("a pressure does not enter vertical excitations: leave it out")
+    raw.update(cond)
     if re.search(r"\btda\b|tamm[- ]dancoff", text, re.I):
         raw["tda"] = True
     return raw

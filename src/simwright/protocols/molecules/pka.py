@@ -229,6 +229,7 @@ def parse_request(text: str) -> dict[str, Any] | None:
             raw["geometry_level"] = {"method": "xtb", "solvent": "water"}
     if re.search(r"thermal|zero[- ]point|zpe", text, re.I):
         raw["thermal"] = True
+    raw.update(words.read_conditions(text))
     return raw
 
 
