@@ -179,6 +179,11 @@ class PkaParams(QcParams):
             "deprotonation_free_energy": Quantity(d_acid, "kJ/mol", source="species.json"),
         }
         notes = [how, "conjugate base: " + base.label]
+        if abs(self.temperature_k - 298.15) > 0.5:
+            notes.append(
+                f"WARNING: at {self.temperature_k:g} K, while the reference pKa values "
+                "and G_aq(H⁺) are for 25 °C"
+            )
         if not self.thermal:
             notes.append(
                 "free energies are solution-phase electronic energies (no ZPE or "
