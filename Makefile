@@ -7,7 +7,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 # Debian packages the test suite needs (installed only when running as root).
-APT_PACKAGES ?= quantum-espresso quantum-espresso-data postgresql
+APT_PACKAGES ?= quantum-espresso quantum-espresso-data postgresql slurm-wlm munge chromium
 DEMO_HOME ?= $(CURDIR)/.simwright-demo
 DEMO_REQUEST ?= self-diffusion coefficient of SPC/E water at 298 K
 
@@ -29,7 +29,7 @@ system-packages:
 	if [ "$$(id -u)" = "0" ]; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else \
-		echo "not root: install$$missing yourself (sudo apt-get install$$missing) for the DFT and PostgreSQL tests"; \
+		echo "not root: install$$missing yourself (sudo apt-get install$$missing) for the DFT, PostgreSQL, Slurm and browser tests"; \
 	fi
 
 demo: install

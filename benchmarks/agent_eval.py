@@ -14,6 +14,14 @@ WordPiece tokenizer, approximate for other vendors' tokenizers).
 
     python benchmarks/agent_eval.py --runs 5 --k 1 3        # with SIMWRIGHT_MODEL set
     python benchmarks/agent_eval.py --scripted              # scripted models, no network
+    python benchmarks/agent_eval.py --scripted --path both  # also over real HTTP
+
+``--path wire`` replays the same scripts through the scripted model server of
+``tests/helpers/llm_server.py`` on 127.0.0.1: the orchestrator speaks the OpenAI
+chat-completions wire format, the executor the Anthropic messages format, the critic an
+OpenAI-compatible server, all through the production provider clients. Each task
+reports requests, the provider-reported input/output tokens (the test server's stand-in
+counts, about four characters a token), the measured prompt tokens and the wall time.
 
 Without a configured model (and without ``--scripted``) it exits with code 2 and
 says how to configure one.
@@ -27,6 +35,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import comb
@@ -35,7 +44,7 @@ from typing import Any
 
 import anyio
 import yaml
-from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.messages import ModelResponse
 from pydantic_ai.models.function import AgentInfo
 
 from simwright.agents.assemble import build_orchestrator, default_adapters
@@ -66,6 +75,9 @@ class RunResult:
     requests: int
     prompt_tokens: int
     error: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    wall_s: float = 0.0
     failures: list[str] = field(default_factory=list)
 
 
@@ -121,7 +133,14 @@ def run_orchestrator(
     script = _final_script(outcome.run_dir)
     store.close()
     return RunResult(
-        outcome.status, values, script, usage.requests, usage.prompt_tokens, outcome.error or ""
+        outcome.status,
+        values,
+        script,
+        usage.requests,
+        usage.prompt_tokens,
+        outcome.error or "",
+        usage.input_tokens,
+        usage.output_tokens,
     )
 
 
@@ -160,17 +179,36 @@ def run_executor(
         totals.requests,
         totals.prompt_tokens,
         report.error,
+        totals.input_tokens,
+        totals.output_tokens,
     )
 
 
 # -- scripted replies (the deterministic replay) -------------------------------------------
-def _result_json(messages: list[ModelMessage]) -> dict[str, Any]:
-    text = last_tool_return(messages, "run")
+# A reply reads the conversation in process (pydantic-ai messages) or on the wire (the
+# test server's request), so the same script serves both paths.
+Conversation = Any
+
+
+def _tool_text(conv: Conversation, tool: str) -> str:
+    if isinstance(conv, list):
+        return last_tool_return(conv, tool)
+    return str(conv.last_tool_result(tool))
+
+
+def _all_text(conv: Conversation) -> str:
+    if isinstance(conv, list):
+        return "\n".join(str(getattr(p, "content", "")) for m in conv for p in m.parts)
+    return str(conv.text())
+
+
+def _result_json(messages: Conversation) -> dict[str, Any]:
+    text = _tool_text(messages, "run")
     return json.loads(text.split("result.json: ", 1)[1].split("; final")[0])
 
 
-def _finish_a0(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    prompt = "\n".join(str(getattr(p, "content", "")) for m in messages for p in m.parts)
+def _finish_a0(messages: Conversation, info: AgentInfo | None = None) -> ModelResponse:
+    prompt = _all_text(messages)
     match = re.search(
         r"output lattice_constant = ([-0-9.eE+]+) \S* \(source (\S+); quantity ([^)]+)\)", prompt
     )
@@ -187,15 +225,15 @@ def _finish_a0(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return call("finish", answer=answer)
 
 
-def _temperature(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    match = re.search(r"last row: (\{.*?\})", last_tool_return(messages, "run"))
+def _temperature(messages: Conversation, info: AgentInfo | None = None) -> ModelResponse:
+    match = re.search(r"last row: (\{.*?\})", _tool_text(messages, "run"))
     assert match is not None
     row = json.loads(match.group(1))
     out = {"final_temperature": {"value": row["temperature"], "unit": "K", "source": "thermo.h5"}}
     return call("complete_task", outputs=out)
 
 
-def _v0(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+def _v0(messages: Conversation, info: AgentInfo | None = None) -> ModelResponse:
     out = {"v0": {"value": _result_json(messages)["v0_a3"], "unit": "Å^3", "source": "result.json"}}
     return call("complete_task", outputs=out)
 
@@ -210,8 +248,8 @@ LJ = (
 )
 
 
-def _vote(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-    prompt = "\n".join(str(getattr(p, "content", "")) for m in messages for p in m.parts)
+def _vote(messages: Conversation, info: AgentInfo | None = None) -> ModelResponse:
+    prompt = _all_text(messages)
     last = prompt.rsplit("[call write_script]", 1)[-1]
     if "stress/atom NULL ke" in last:
         return call("vote", vote="reject", reasons=["heat/flux lacks the virial stress"])
@@ -274,6 +312,57 @@ def scripted_settings() -> AgentSettings:
     )
 
 
+WIRE_NAMES = {
+    "scripted:orch": "openai:orch",
+    "scripted:exec": "anthropic:exec",
+    "scripted:critic": "openai-compatible:critic",
+}
+"""Each scripted role on the wire: OpenAI, Anthropic, an OpenAI-compatible server."""
+
+
+def wire_settings(openai_url: str, anthropic_url: str) -> AgentSettings:
+    """The scripted roles as real providers at the test server."""
+
+    def one(name: str) -> RoleConfig:
+        url = anthropic_url if name.startswith("anthropic:") else openai_url
+        return RoleConfig(tiers=(ModelRef(name=name, base_url=url, attempts=1),))
+
+    return AgentSettings(
+        roles={
+            "orchestrator": one(WIRE_NAMES["scripted:orch"]),
+            "executor": one(WIRE_NAMES["scripted:exec"]),
+        },
+        critics=(one(WIRE_NAMES["scripted:critic"]),),
+        api_keys={"openai": "sk-test", "anthropic": "sk-ant-test"},
+    )
+
+
+def evaluate_wire(tasks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The scripted replay of each task through the test server over real HTTP."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    # lazy: the test server is a test helper, on the path only for this path
+    from helpers.llm_server import serving
+
+    rows = []
+    for task in tasks:
+        scripts = {
+            WIRE_NAMES[k].split(":", 1)[1]: m.script for k, m in scripted(task["id"]).items()
+        }
+        with serving(scripts) as server:
+            cfg = wire_settings(server.openai_url, server.anthropic_url)
+
+            def make(task_id: str, cfg: AgentSettings = cfg) -> tuple[AgentSettings, ModelFactory]:
+                # lazy: the providers' clients load only for a configured path
+                from simwright.agents.setup.providers import build_model
+
+                return cfg, lambda ref: build_model(ref, cfg)
+
+            (row,) = evaluate([task], 1, [1], make)
+            row["http_requests"] = len(server.log)
+        rows.append(row)
+    return rows
+
+
 # -- main ------------------------------------------------------------------------------------
 def load_tasks(folder: Path, only: Sequence[str]) -> list[dict[str, Any]]:
     tasks = [yaml.safe_load(p.read_text()) for p in sorted(folder.glob("*.yaml"))]
@@ -293,7 +382,9 @@ def evaluate(
             cfg, factory = make(task["id"])
             with tempfile.TemporaryDirectory(prefix="simwright-agent-eval-") as tmp:
                 runner = run_orchestrator if task["mode"] == "orchestrator" else run_executor
+                start = time.perf_counter()
                 result = runner(task, cfg, factory, Path(tmp) / "home")
+                result.wall_s = time.perf_counter() - start
             result.failures = score(task, result)
             results.append(result)
         c = sum(not r.failures for r in results)
@@ -306,6 +397,9 @@ def evaluate(
                 **{f"pass^{k}": round(pass_hat_k(runs, c, k), 3) for k in ks},
                 "requests": sum(r.requests for r in results) / runs,
                 "prompt_tokens": sum(r.prompt_tokens for r in results) / runs,
+                "input_tokens": sum(r.input_tokens for r in results) / runs,
+                "output_tokens": sum(r.output_tokens for r in results) / runs,
+                "wall_s": round(sum(r.wall_s for r in results) / runs, 2),
                 "failures": [r.failures for r in results if r.failures],
             }
         )
@@ -318,6 +412,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--k", type=int, nargs="+", default=[1])
     parser.add_argument(
         "--scripted", action="store_true", help="replay scripted models (no model needed)"
+    )
+    parser.add_argument(
+        "--path",
+        choices=["inprocess", "wire", "both"],
+        default="inprocess",
+        help="with --scripted: in process, over real HTTP (the test server), or both",
     )
     parser.add_argument("--task", action="append", default=[], help="run only this task id")
     parser.add_argument("--json", type=Path, help="also write the results here")
@@ -348,15 +448,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cfg, lambda ref: build_model(ref, cfg)
 
         runs, ks = args.runs, args.k
-    rows = evaluate(tasks, runs, ks, make)
+    rows = []
+    if not args.scripted or args.path in ("inprocess", "both"):
+        rows += [{"path": "in-process", **r} for r in evaluate(tasks, runs, ks, make)]
+    if args.scripted and args.path in ("wire", "both"):
+        rows += [{"path": "http", **r} for r in evaluate_wire(tasks)]
     header = [
+        "path",
         "task",
         "runs",
         "passed",
         *[f"pass@{k}" for k in ks],
         *[f"pass^{k}" for k in ks],
         "requests",
+        "input_tokens",
+        "output_tokens",
         "prompt_tokens",
+        "wall_s",
     ]
     print(" | ".join(header))
     for row in rows:

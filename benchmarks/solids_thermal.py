@@ -6,7 +6,8 @@ published 1327 K) and Al (Zhou EAM, no published value recorded) by two-phase
 coexistence (Al with a stated first bracket, 525–875 K), α and C_p of Cu at 300 K
 (Mishin EAM) by an NPT scan, the lattice thermal conductivity of Si
 (Stillinger–Weber) by Müller-Plathe NEMD at three box lengths, and a deposition of
-Cu on Cu(001). Prints each value with the recorded references, the size, the
+Cu on Cu(001), and amorphous Si by melt–quench (Stillinger–Weber and Tersoff,
+216 atoms, 10¹⁴ K/s). Prints each value with the recorded references, the size, the
 simulated time and the wall time.
 
     python benchmarks/solids_thermal.py [--only melting_cu,alpha_cu] [--markdown]
@@ -24,6 +25,7 @@ from typing import Any
 from simwright.graph import Runner
 from simwright.protocols.registry import Protocol
 from simwright.protocols.solids import (
+    amorphous,
     crystal_thermal_conductivity,
     deposition,
     melting_point,
@@ -65,6 +67,16 @@ CASES: dict[str, tuple[Protocol, dict[str, Any], tuple[str, ...]]] = {
         deposition.PROTOCOL,
         {"element": "Cu", "potential": "Mishin EAM"},
         ("adsorbed", "reflected", "coverage"),
+    ),
+    "amorphous_si_sw": (
+        amorphous.PROTOCOL,
+        {"element": "Si", "potential": "Si.sw"},
+        ("density", "first_peak", "coordination", "fourfold_fraction", "excess_energy"),
+    ),
+    "amorphous_si_tersoff": (
+        amorphous.PROTOCOL,
+        {"element": "Si", "potential": "Si.tersoff"},
+        ("density", "first_peak", "coordination", "fourfold_fraction", "excess_energy"),
     ),
 }
 

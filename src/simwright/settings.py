@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from simwright.errors import ParseError
+from simwright.jobs import ExecutorProfile, parse_profile
 
 DEFAULT_HOME = Path("~/.simwright")
 
@@ -43,8 +44,11 @@ class Limits:
 class Settings:
     """Where simwright keeps its data and how it launches engines.
 
-    ``home`` holds the SQLite store (``simwright.db``) and the run directories
-    (``runs/<run_id>``) unless ``database_url`` or ``runs_dir`` say otherwise.
+    ``home`` holds the SQLite store (``simwright.db``), the run directories
+    (``runs/<run_id>``) and the campaign directories (``campaigns/<id>``) unless
+    ``database_url``, ``runs_dir`` or ``campaigns_dir`` say otherwise. On a cluster, put
+    ``runs_dir`` (and ``campaigns_dir``) on a file system the compute nodes see. The store
+    records every path relative to these roots, so a home moved with its files still reads.
     ``threads`` = 0 means all cores. ``remember_runs`` (default on): the command line
     adds every completed run to the episodic memory (``<home>/memory``).
     """
@@ -52,6 +56,7 @@ class Settings:
     home: Path
     database_url: str | None = None
     runs_dir: Path | None = None
+    campaigns_dir: Path | None = None
     threads: int = 0
     mpi_ranks: int = 1
     engine_paths: Mapping[str, str] = field(default_factory=dict)
@@ -60,6 +65,8 @@ class Settings:
     (``[plugins] allow`` of config.toml; never taken from a spec)."""
     limits: Limits = field(default_factory=Limits)
     remember_runs: bool = True
+    executor: ExecutorProfile = field(default_factory=ExecutorProfile)
+    """Where engine calls run (``[executor]``: local pool, Slurm, PBS; docs/cluster.md)."""
 
     @property
     def db_url(self) -> str:
@@ -70,6 +77,11 @@ class Settings:
     def runs_path(self) -> Path:
         """Directory holding one folder per run."""
         return self.runs_dir or self.home / "runs"
+
+    @property
+    def campaigns_path(self) -> Path:
+        """Directory holding one folder per campaign."""
+        return self.campaigns_dir or self.home / "campaigns"
 
     def with_home(self, home: Path) -> Settings:
         """A copy with another home directory."""
@@ -88,10 +100,13 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read settings from ``SIMWRIGHT_*`` variables and ``$SIMWRIGHT_HOME/config.toml``.
 
     Variables: ``SIMWRIGHT_HOME`` (default ``~/.simwright``), ``SIMWRIGHT_DATABASE_URL``,
-    ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``, ``SIMWRIGHT_REMEMBER_RUNS`` (``true`` or
+    ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``, ``SIMWRIGHT_RUNS_DIR``,
+    ``SIMWRIGHT_CAMPAIGNS_DIR`` (file keys ``runs_dir``, ``campaigns_dir``; a relative folder
+    lies under the home), ``SIMWRIGHT_REMEMBER_RUNS`` (``true`` or
     ``false``; file key ``remember_runs``). The environment wins over the file.
-    The file may also hold ``[engines]`` (executable paths), ``[plugins] allow`` and
-    ``[limits]`` (see :class:`Limits`).
+    The file may also hold ``[engines]`` (executable paths), ``[plugins] allow``,
+    ``[limits]`` (see :class:`Limits`) and ``[executor]``
+    (:class:`~simwright.jobs.ExecutorProfile`).
     """
     env = os.environ if env is None else env
     home = Path(env.get("SIMWRIGHT_HOME", str(DEFAULT_HOME))).expanduser().resolve()
@@ -109,12 +124,23 @@ def settings_at(home: Path, env: Mapping[str, str] | None = None) -> Settings:
         "engine_paths": dict(data.get("engines", {})),
         "plugins": _plugins(data.get("plugins", {})),
         "limits": _limits(data.get("limits", {})),
+        "executor": parse_profile(data.get("executor", {})),
         "remember_runs": _bool(
             env.get("SIMWRIGHT_REMEMBER_RUNS", data.get("remember_runs", True)), "remember_runs"
         ),
     }
-    runs = data.get("runs_dir")
-    return Settings(home=home, runs_dir=Path(runs).expanduser() if runs else None, **values)
+    runs = env.get("SIMWRIGHT_RUNS_DIR", data.get("runs_dir"))
+    campaigns = env.get("SIMWRIGHT_CAMPAIGNS_DIR", data.get("campaigns_dir"))
+    return Settings(
+        home=home, runs_dir=_folder(home, runs), campaigns_dir=_folder(home, campaigns), **values
+    )
+
+
+def _folder(home: Path, value: object) -> Path | None:
+    """A configured folder; a relative one lies under ``home`` (it moves with the home)."""
+    if not value:
+        return None
+    return home / Path(str(value)).expanduser()
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -261,7 +261,7 @@ def test_ask_without_a_model_exits_non_zero_and_explains(tmp_path: Path) -> None
 
 
 def test_model_reviewer_drives_a_campaign_review_through_its_validation(tmp_path: Path) -> None:
-    from helpers.campaign import SYNTHETIC, read, rows, runner, spec_of
+    from helpers.campaign import SYNTHETIC, campaign_file, read, rows, runner, spec_of
     from simwright.campaign import SyntheticEngine
 
     def decide(messages: list[Any], info: Any) -> Any:
@@ -295,6 +295,6 @@ def test_model_reviewer_drives_a_campaign_review_through_its_validation(tmp_path
     steps = [s for (s,) in rows(tmp_path, "select steps from campaign_segments order by id")]
     assert steps == [1000, 1000, 1000, 500, 500]
     first = rows(tmp_path, "select directory from campaign_events order by id")[0][0]
-    validation = read(Path(first) / "decision_validation.json")
+    validation = read(campaign_file(tmp_path, first) / "decision_validation.json")
     assert validation["valid"] and validation["reviewer"] == "model:scripted:orch"
     assert model.left == 0

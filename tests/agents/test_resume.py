@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from helpers.agent_kill import PLAN, REQUEST, executor_replies, finish, orchestrator
-from helpers.agents import block_network
+from helpers.agent_kill import PLAN, REQUEST, executor_replies, finish, finish_all, orchestrator
+from helpers.agents import block_network, prompt_text
 from simwright.agents.scripted import ScriptedModel, call
 from simwright.agents.usage.view import usage_json
 from simwright.settings import Settings
@@ -153,3 +153,24 @@ def test_the_cli_resumes_agent_runs_and_refuses_what_it_cannot(
     neither = runner.invoke(app, ["ask", "--home", home], env=offline)
     assert neither.exit_code == 2 and "--resume RUN" in " ".join(neither.output.split())
     assert store.get_run(done.run_id).status == "completed"
+
+
+def test_a_killed_refinement_turn_resumes_without_refining_twice(
+    settings: Settings, store: Store
+) -> None:
+    run_id = _killed_run(settings, store, "refine")
+    assert _subtasks(store, run_id) == {"s1": ("completed", 0), "s2": ("running", 0)}
+    kinds = [e.kind for e in store.events(run_id)]
+    assert kinds.count("user_feedback") == 1 and kinds.count("plan_refined") == 1
+    orch = ScriptedModel([finish_all], "scripted:orch")  # no second refine_plan is asked for
+    ex = ScriptedModel(executor_replies("3.7"), "scripted:exec")
+    scripts = {"scripted:orch": orch, "scripted:exec": ex}
+
+    out = orchestrator(settings, store, scripts).resume(run_id)
+
+    assert out.status == "completed", out.error
+    assert all(m.left == 0 for m in scripts.values())
+    assert sorted(v.name for v in out.answer.values) == ["energy_s1", "energy_s2"]  # type: ignore[union-attr]
+    assert _subtasks(store, run_id) == {"s1": ("completed", 0), "s2": ("completed", 1)}
+    assert [s.name for s in store.steps(run_id)] == ["subtask:s1", "subtask:s2"]
+    assert "Also at a = 3.7 Å." in prompt_text(orch.seen[0])  # the turn's feedback is kept

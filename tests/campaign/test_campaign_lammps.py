@@ -18,7 +18,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers.campaign import GCMC, gcmc_engine, merged, needs_lmp, read, rows, runner, spec_of
+from helpers.campaign import (
+    GCMC,
+    campaign_file,
+    gcmc_engine,
+    merged,
+    needs_lmp,
+    read,
+    rows,
+    runner,
+    spec_of,
+)
 from simwright.campaign import ScriptedReviewer
 from simwright.campaign.report import write_report
 
@@ -162,14 +172,15 @@ def test_sigkill_during_a_segment_then_resume_repeats_no_segment(tmp_path: Path)
 
 def _event(home: Path) -> dict:
     [(directory,)] = rows(home, "select directory from campaign_events where status='open'")
-    return read(Path(directory) / "event.json")
+    return read(campaign_file(home, directory) / "event.json")
 
 
 def test_a_planted_stale_archive_is_refused_with_a_provenance_conflict(tmp_path: Path) -> None:
     r = runner(tmp_path, gcmc_engine())
     campaign = r.create(spec_of(GCMC))
     r.run(campaign, max_states=1)
-    [(first_chain,)] = rows(tmp_path, "select path from campaign_archives")
+    [(stored,)] = rows(tmp_path, "select path from campaign_archives")
+    first_chain = campaign_file(tmp_path, stored, campaign)
     stale = tmp_path / "chain1.restart"
     stale.write_bytes(Path(first_chain).read_bytes())
     with Path(first_chain).open("ab") as fh:
@@ -181,20 +192,17 @@ def test_a_planted_stale_archive_is_refused_with_a_provenance_conflict(tmp_path:
     decision = {"event_id": modified["event_id"], "action": "rebuild", "confidence": 1.0}
     assert r.approve(campaign, modified["event_id"], decision, "carol").valid
     r.run(campaign, max_states=1)
-    [(second_chain,)] = rows(
-        tmp_path, "select path from campaign_archives where status='authoritative'"
-    )
-    assert "/slit.c2/" in second_chain
+    [(stored,)] = rows(tmp_path, "select path from campaign_archives where status='authoritative'")
+    second_chain = campaign_file(tmp_path, stored, campaign)
+    assert "/slit.c2/" in str(second_chain)
     Path(second_chain).write_bytes(stale.read_bytes())  # the archive of the earlier chain
     assert r.run(campaign).status == "needs_review"
     conflict = _event(tmp_path)
     assert conflict["kind"] == "PROVENANCE_CONFLICT" and conflict["condition"] == "p10"
     [problem] = conflict["details"]["problems"]
     assert problem["code"] == "stale_chain" and "slit.c1" in problem["message"]
-    evidence = read(
-        Path(rows(tmp_path, "select directory from campaign_events where status='open'")[0][0])
-        / "evidence.json"
-    )
+    [(stored,)] = rows(tmp_path, "select directory from campaign_events where status='open'")
+    evidence = read(campaign_file(tmp_path, stored, campaign) / "evidence.json")
     assert evidence["lineage"]["chain_id"] == "slit.c2"
     assert _states(tmp_path)[1][2] == "needs_review"
 
@@ -222,7 +230,9 @@ def test_an_invalid_reviewer_decision_is_rejected_and_the_state_waits(tmp_path: 
     assert len(reviewer.calls) == 1
     event = _event(tmp_path)
     assert event["kind"] == "CONVERGENCE_ANOMALY" and event["routing"]["to"] == "model"
-    directory = Path(rows(tmp_path, "select directory from campaign_events")[0][0])
+    directory = campaign_file(
+        tmp_path, rows(tmp_path, "select directory from campaign_events")[0][0]
+    )
     validation = read(directory / "decision_validation.json")
     assert not validation["valid"] and validation["outcome"] == "waiting_for_human"
     assert any("does not match the event" in p for p in validation["problems"])

@@ -15,7 +15,15 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from helpers.campaign import SYNTHETIC, FailingEngine, read, rows, runner, spec_of
+from helpers.campaign import (
+    SYNTHETIC,
+    FailingEngine,
+    campaign_file,
+    read,
+    rows,
+    runner,
+    spec_of,
+)
 from simwright.campaign import (
     CampaignError,
     ScriptedReviewer,
@@ -81,7 +89,7 @@ def test_archives_carry_hashes_and_lineage(tmp_path: Path) -> None:
     )
     assert [a[7] for a in archives[:3]] == [None, archives[0][0], archives[1][0]]
     for _, system, condition, chain, path, sha, restart_of, _ in archives:
-        lineage = read(Path(path + ".lineage.json"))
+        lineage = read(campaign_file(tmp_path, path + ".lineage.json", campaign))
         assert (lineage["system"], lineage["condition"], lineage["chain_id"]) == (
             system,
             condition,
@@ -145,9 +153,9 @@ def test_a_model_extends_a_spent_budget_once_and_the_repeat_waits_for_a_human(
         tmp_path, "select id, status, duplicate_of, directory from campaign_events order by id"
     )
     assert first[1] == "resolved" and repeat[1] == "open" and repeat[2] == first[0]
-    validation = read(Path(first[3]) / "decision_validation.json")
+    validation = read(campaign_file(tmp_path, first[3], campaign) / "decision_validation.json")
     assert validation["valid"] and validation["outcome"].startswith("applied")
-    routing = read(Path(repeat[3]) / "event.json")["routing"]
+    routing = read(campaign_file(tmp_path, repeat[3], campaign) / "event.json")["routing"]
     assert routing["to"] == "human" and "same fingerprint" in routing["why"]
     assert rows(tmp_path, "select model_calls from campaigns") == [(1,)]
 
@@ -167,14 +175,14 @@ def test_an_invalid_model_decision_waits_for_a_human_who_can_approve(tmp_path: P
     assert r.run(campaign).status == "needs_review"
     [(event_id, kind, _, _, _, directory)] = _open_events(tmp_path, campaign)
     assert kind == "CONVERGENCE_ANOMALY"
-    validation = read(Path(directory) / "decision_validation.json")
+    validation = read(campaign_file(tmp_path, directory, campaign) / "decision_validation.json")
     assert not validation["valid"] and validation["outcome"] == "waiting_for_human"
     assert validation["problems"] == ["confidence 1.7 is not in [0, 1]"]
     assert _states(tmp_path, campaign)[0][2] == "needs_review"
     human = {"event_id": event_id, "action": "accept", "confidence": 1.0, "rationale": "ok"}
     assert r.approve(campaign, "1", human, "alice").valid
     assert _states(tmp_path, campaign)[0][2] == "accepted"
-    earlier = read(Path(directory) / "decision_validation.1.json")
+    earlier = read(campaign_file(tmp_path, directory, campaign) / "decision_validation.1.json")
     assert earlier["reviewer_kind"] == "model" and not earlier["valid"]
     reviewer_kinds = rows(tmp_path, "select reviewer_kind, valid from campaign_reviews")
     assert reviewer_kinds == [("model", 0), ("human", 1)]
@@ -199,7 +207,7 @@ def test_model_calls_are_capped_per_campaign(tmp_path: Path) -> None:
     assert system == "b" and duplicate is None  # another system: not a duplicate
     assert (
         "cap of 1 model calls per campaign"
-        in read(Path(directory) / "event.json")["routing"]["why"]
+        in read(campaign_file(tmp_path, directory, campaign) / "event.json")["routing"]["why"]
     )
 
 
@@ -223,7 +231,7 @@ def test_model_calls_are_capped_per_system_and_event_kind(tmp_path: Path) -> Non
     assert [s[2] for s in states] == ["archived", "needs_review"]
     [(_, kind, _, condition, duplicate, directory)] = _open_events(tmp_path, campaign)
     assert (kind, condition, duplicate) == ("CONVERGENCE_ANOMALY", "p10", None)
-    why = read(Path(directory) / "event.json")["routing"]["why"]
+    why = read(campaign_file(tmp_path, directory, campaign) / "event.json")["routing"]["why"]
     assert "cap of 1 model call(s) for a/CONVERGENCE_ANOMALY reached" in why
 
 
@@ -253,7 +261,7 @@ def test_engine_failures_retry_then_one_failure_event_and_no_self_escalation(
     b_states = [s[2] for s in _states(tmp_path, campaign) if s[0] == "b"]
     assert b_states == ["archived"] * 3  # the other system is not held up
     [(_, _, _, _, _, directory)] = _open_events(tmp_path, campaign)
-    evidence = read(Path(directory) / "evidence.json")
+    evidence = read(campaign_file(tmp_path, directory, campaign) / "evidence.json")
     assert evidence["error_signature"].startswith("EngineError: ERROR: lost atoms at step #")
     assert [s["status"] for s in evidence["recent_segments"]][-2:] == ["failed", "failed"]
     assert set(evidence) >= {"state", "stop_reason", "analysis", "lineage", "recent_samples"}
@@ -278,14 +286,14 @@ def _half_way(tmp_path: Path) -> tuple:
     campaign = r.create(spec_of(SYNTHETIC))
     r.run(campaign, max_states=1)
     [(path,)] = rows(tmp_path, f"select path from campaign_archives where campaign_id='{campaign}'")
-    return r, campaign, Path(path)
+    return r, campaign, campaign_file(tmp_path, path, campaign)
 
 
 def _conflict(tmp_path: Path, r, campaign: str) -> dict:
     assert r.run(campaign).status == "needs_review"
     [(_, kind, system, condition, _, directory)] = _open_events(tmp_path, campaign)
     assert (kind, system, condition) == ("PROVENANCE_CONFLICT", "a", "p10")
-    return read(Path(directory) / "event.json")
+    return read(campaign_file(tmp_path, directory, campaign) / "event.json")
 
 
 def test_a_restart_of_another_system_or_not_accepted_or_modified_is_refused(
@@ -294,7 +302,8 @@ def test_a_restart_of_another_system_or_not_accepted_or_modified_is_refused(
     other = runner(tmp_path, SyntheticEngine())
     done = other.create(spec_of(SYNTHETIC))
     other.run(done)
-    [(foreign,)] = rows(tmp_path, "select path from campaign_archives where system='b' limit 1")
+    [(stored,)] = rows(tmp_path, "select path from campaign_archives where system='b' limit 1")
+    foreign = campaign_file(tmp_path, stored, done)
     plantings = {
         "other_system": lambda target, seg: shutil.copyfile(foreign, target),
         "not_accepted": lambda target, seg: shutil.copyfile(seg, target),
@@ -329,7 +338,9 @@ def test_a_rebuild_starts_a_new_chain_and_a_stale_archive_is_refused(tmp_path: P
     r.run(campaign, max_states=1)
     [(new_path,)] = rows(tmp_path, "select path from campaign_archives where chain_id='a.c2'")
     assert "/a.c2/" in new_path
-    shutil.copyfile(stale, new_path)  # plant the archive of the earlier chain
+    shutil.copyfile(
+        stale, campaign_file(tmp_path, new_path, campaign)
+    )  # plant the archive of the earlier chain
     stale_event = _conflict(tmp_path, r, campaign)
     [problem] = stale_event["details"]["problems"]
     assert problem["code"] == "stale_chain" and "chain a.c1, superseded" in problem["message"]

@@ -5,7 +5,9 @@ Usage: python agent_kill.py HOME MODE. The plan has two ASE subtasks, s1 and s2.
 MODE "between": killed when the orchestrator is asked about s1's report (s1 is
 recorded as completed, nothing of s2 has started). MODE "during": killed inside
 s2's executor, after its script was written and before it runs (s2 is recorded as
-running). The scripted model's reply kills the process, so the kill lands exactly there.
+running). MODE "refine": the run plans and answers s1 alone, then a person's feedback
+adds s2 (a refinement turn) and the process is killed inside s2's executor. The
+scripted model's reply kills the process, so the kill lands exactly there.
 """
 
 from __future__ import annotations
@@ -88,6 +90,32 @@ def finish(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     return call("finish", answer={"summary": summary, "values": values})
 
 
+def finish_text(text: str) -> ModelResponse:
+    """finish citing every output of the completed reports in ``text`` as they are given
+    (each named ``<output>_<subtask>``)."""
+    values: dict[str, dict[str, Any]] = {}
+    for report in re.finditer(r"subtask (\w+) \(\w+\): completed\n((?:(?!subtask ).*\n?)*)", text):
+        for out in re.finditer(
+            r"output (\w+) = ([-0-9.eE+]+) (\S*) ?\(source (\S+); quantity ([^)]+)\)",
+            report.group(2),
+        ):
+            name = f"{out.group(1)}_{report.group(1)}"
+            values[name] = {
+                "name": name,
+                "value": float(out.group(2)),
+                "unit": out.group(3),
+                "source": out.group(4),
+                "quantity": out.group(5),
+            }
+    assert values, text
+    return call("finish", answer={"summary": "Done.", "values": list(values.values())})
+
+
+def finish_all(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """finish citing every output of the completed reports of the latest prompt."""
+    return finish_text(prompt_text(messages[-1:]))
+
+
 def kill(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """SIGKILL this process (a reply that never comes)."""
     os.kill(os.getpid(), signal.SIGKILL)
@@ -116,7 +144,11 @@ def main() -> None:
     home, mode = Path(sys.argv[1]), sys.argv[2]
     settings = Settings(home=home, threads=1)
     plan = call("outline_plan", subtasks=PLAN)
-    if mode == "between":
+    if mode == "refine":
+        first = call("outline_plan", subtasks=PLAN[:1])
+        orch = [first, finish_all, call("refine_plan", add=PLAN[1:])]
+        ex = [*executor_replies("3.6"), executor_replies("3.7")[0], kill]
+    elif mode == "between":
         orch = [plan, kill]
         ex = executor_replies("3.6")
     else:
@@ -128,7 +160,10 @@ def main() -> None:
     }
     with pytest.MonkeyPatch.context() as mp:
         block_network(mp)
-        orchestrator(settings, Store.at(home / "simwright.db"), scripts).run(REQUEST)
+        orch_ = orchestrator(settings, Store.at(home / "simwright.db"), scripts)
+        out = orch_.run(REQUEST if mode != "refine" else "EMT energy of fcc Cu at a = 3.6 Å")
+        if mode == "refine":
+            orch_.refine(out.run_id, "Also at a = 3.7 Å.", author="ana")
 
 
 if __name__ == "__main__":

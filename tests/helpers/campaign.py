@@ -127,6 +127,20 @@ def rows(home: Path, sql: str) -> list[tuple[Any, ...]]:
         return db.execute(sql).fetchall()
 
 
+def campaign_file(home: Path, stored: str, campaign: str | None = None) -> Path:
+    """A path read from a campaign table, absolute: the store records it relative to its
+    campaign's directory (``campaign``, else the one campaign under ``home`` holding it)."""
+    if Path(stored).is_absolute():
+        return Path(stored)
+    root = home / "campaigns"
+    if campaign is not None:
+        return root / campaign / stored
+    dirs = sorted(d for d in root.iterdir() if d.is_dir())
+    holding = [d for d in dirs if (d / stored).exists()]
+    [directory] = holding or dirs
+    return directory / stored
+
+
 def read(path: Path) -> dict[str, Any]:
     """A JSON file."""
     data: dict[str, Any] = json.loads(path.read_text())
@@ -169,3 +183,17 @@ class FailingEngine:
                 out.restart, out.abs_start, out.abs_end, out.abs_steps, values, out.monitor
             )
         return out
+
+
+ESCALATING: dict[str, Any] = merged(
+    SYNTHETIC,
+    {
+        "name": "escalates",
+        "systems": [{"name": "a", "parameters": {"capacity": 100.0}}],
+        "conditions": [{"name": "p50", "pressure_bar": 50.0}],
+        "continuation": {"segment_steps": 1000, "max_local_steps": 2000},
+        "segment": {"parameters": {"relaxation_steps": 1.0e6}},
+    },
+)
+"""One synthetic state that relaxes too slowly to converge: its budget is spent in two
+instant segments and a CONVERGENCE_ANOMALY waits for a human."""

@@ -20,7 +20,7 @@ import pytest
 from mcp import Client
 from mcp_types import CallToolResult
 
-from simwright.api import Simwright
+from simwright.api import Campaigns, Simwright
 from simwright.knowledge.docs.library import DocLibrary
 from simwright.mcp_server.campaigns import CampaignTools
 from simwright.mcp_server.knowledge import KnowledgeTools
@@ -88,7 +88,11 @@ def test_tools_are_listed_with_their_schemas(api: Simwright) -> None:
         "resume",
         "docs_search",
         "knowledge",
-        "campaign_review",
+        "campaigns",
+        "campaign_status",
+        "campaign_trace",
+        "campaign_reviews",
+        "campaign_decide",
     }
     assert tools["run"].input_schema["properties"]["wait_s"]["maximum"] == 3600
     assert "run_id" in tools["status"].input_schema["required"]
@@ -182,11 +186,11 @@ def test_docs_search_says_how_to_install_missing_docs(api: Simwright) -> None:
     assert "simwright docs install ase" in text
 
 
-def test_campaign_review_refuses_decisions_on_nothing(api: Simwright) -> None:
-    assert data(call(api, "campaign_review", {}))["open_events"] == []
-    text = error(call(api, "campaign_review", {"campaign": "nope", "event": "1", "action": "stop"}))
-    assert "no campaign" in text
-    assert "needs the campaign" in error(call(api, "campaign_review", {"action": "stop"}))
+def test_campaign_decisions_on_nothing_are_refused(api: Simwright) -> None:
+    assert data(call(api, "campaigns", {}))["campaigns"] == []
+    args = {"campaign": "nope", "event": "1", "verdict": "reject"}
+    assert "no campaign" in error(call(api, "campaign_decide", args))
+    assert error(call(api, "campaign_decide", {"verdict": "reject"}))  # schema refuses
 
 
 @pytest.mark.slow
@@ -197,7 +201,7 @@ def test_docs_search_ranks_installed_documentation(api: Simwright) -> None:
     tools = Tools(
         RunTools(api),
         KnowledgeTools(docs, library),
-        CampaignTools(api.store, api.settings),
+        CampaignTools(Campaigns(api.settings, api.store)),
     )
     server = build_server(tools, Access())
 

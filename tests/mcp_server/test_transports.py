@@ -10,9 +10,7 @@ answering. Over HTTP beyond the loopback a token is required, and its scopes hol
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +22,8 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from helpers.service import cli, free_port
+from helpers.mcp import McpHttp
+from helpers.service import cli
 from simwright.api import Simwright
 from simwright.settings import Settings
 
@@ -67,41 +66,6 @@ def test_stdio_client_runs_a_request_to_its_results(tmp_path: Path) -> None:
 
     run = asyncio.run(go())
     assert (home / "service" / "logs" / f"{run['run_id']}.log").is_file()  # its worker's log
-
-
-class McpHttp:
-    """``simwright mcp --transport http`` in a subprocess."""
-
-    def __init__(self, home: Path, host: str = "127.0.0.1") -> None:
-        self.home, self.host, self.port = home, host, free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/mcp"
-
-    def start(self) -> McpHttp:
-        self.home.mkdir(parents=True, exist_ok=True)
-        args = ["--transport", "http", "--host", self.host, "--port", str(self.port)]
-        with (self.home / "mcp.log").open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "simwright", "mcp", *args, "--home", str(self.home)],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        for _ in range(600):
-            try:
-                httpx.get(self.url, timeout=1)
-                return self
-            except httpx.TransportError:
-                assert self.proc.poll() is None, (self.home / "mcp.log").read_text()
-                time.sleep(0.1)
-        raise AssertionError("the MCP server did not start")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=60)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from simwright.agents.execution.adapters import (
 )
 from simwright.agents.execution.adapters_specs import AnalysisAdapter, AseAdapter
 from simwright.agents.execution.examples import KnowledgeMemory
+from simwright.agents.execution.mcp_adapter import connect_mcp
 from simwright.agents.hooks import model_decider
 from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
 from simwright.agents.orchestration.orchestrator import Orchestrator
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
 
 def default_adapters(agent: AgentSettings, settings: Settings) -> dict[str, EngineAdapter]:
     """An adapter per engine; LAMMPS, PACKMOL and pw.x only when installed (located as
-    their launchers locate them: ``[engines]`` of the settings, the venv, ``PATH``)."""
+    their launchers locate them: ``[engines]`` of the settings, the venv, ``PATH``); one
+    per configured MCP server (``[agents.mcp.NAME]``), reached now to list its tools."""
     adapters: dict[str, EngineAdapter] = {"ase": AseAdapter(), "analysis": AnalysisAdapter()}
     threads = settings.threads or 1
     with contextlib.suppress(EngineError):
@@ -53,6 +55,8 @@ def default_adapters(agent: AgentSettings, settings: Settings) -> dict[str, Engi
     pw = PwLauncher.from_settings(settings)
     if pw.available():
         adapters["pwx"] = PwAdapter(pw.executable, timeout_s=agent.engine_timeout_s)
+    for name, server in agent.mcp.items():  # external executors: their tools listed now
+        adapters[name] = connect_mcp(name, server)
     return adapters
 
 

@@ -30,3 +30,11 @@ class SubtaskFailed(AgentError):
 
 class AttemptFailed(AgentError):
     """One attempt at a subtask failed; the executor may retry with fresh memory."""
+
+
+class HeldForReview(AgentError):
+    """The run waits for a person: a plan to approve, or a Fail verdict to look at."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason

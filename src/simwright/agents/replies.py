@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-ExecutorName = Literal["protocol", "lammps", "ase", "packmol", "analysis", "pwx"]
-EXECUTORS: tuple[ExecutorName, ...] = ("protocol", "lammps", "ase", "packmol", "analysis", "pwx")
+EXECUTORS: tuple[str, ...] = ("protocol", "lammps", "ase", "packmol", "analysis", "pwx")
+"""The built-in executors; an external one (an MCP server) is named in the configuration."""
 Scalar = bool | int | float | str
 ParamValue = Scalar | list[Scalar]
 ID = r"^[a-z][a-z0-9_]{0,39}$"
@@ -33,7 +33,8 @@ class SubtaskSpec(BaseModel):
 
     id: str = Field(pattern=ID)
     instruction: str = Field(min_length=3, max_length=4000)
-    executor: ExecutorName
+    executor: str = Field(pattern=ID)
+    """A built-in executor or a configured external one (checked against the plan's)."""
     depends_on: list[str] = Field(default_factory=list, max_length=10)
     required_outputs: list[str] = Field(default_factory=list, max_length=20)
     protocol: str | None = Field(default=None, pattern=ID)
@@ -146,6 +147,18 @@ class Finish(BaseModel):
 
 
 Update = Proceed | ReviseSubtask | DiscardSubtask | AddSubtasks | ConsultExecutor | Finish
+
+
+class RefinePlan(BaseModel):
+    """The orchestrator's answer to a person's feedback: the subtasks to revise (run again
+    with a new instruction), discard and add. Completed subtasks not named are reused."""
+
+    model_config = _STRICT
+
+    revise: list[ReviseSubtask] = Field(default_factory=list, max_length=10)
+    discard: list[DiscardSubtask] = Field(default_factory=list, max_length=10)
+    add: list[SubtaskSpec] = Field(default_factory=list, max_length=10)
+    note: str = Field(default="", max_length=2000)
 
 
 # -- executors ------------------------------------------------------------------

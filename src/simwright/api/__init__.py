@@ -14,11 +14,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from simwright.api.campaigns import Campaigns
     from simwright.api.errors import Conflict, Forbidden, NotFound
     from simwright.api.requests import Request, Spec
     from simwright.api.simwright import FINISHED, RunFilter, Simwright, Submitted
 
 _WHERE = {
+    "Campaigns": "campaigns",
     "Conflict": "errors",
     "Forbidden": "errors",
     "NotFound": "errors",
@@ -32,6 +34,7 @@ _WHERE = {
 
 __all__ = [
     "FINISHED",
+    "Campaigns",
     "Conflict",
     "Forbidden",
     "NotFound",

@@ -21,6 +21,7 @@ from simwright.api.observer import StoreObserver
 from simwright.api.requests import Request, plan
 from simwright.api.views import event_json, results_json, run_json, show_json, timeline_json
 from simwright.errors import StoreError
+from simwright.executors.factory import job_runners
 from simwright.graph import FixedChoice, Runner
 from simwright.graph.codec import loads
 from simwright.graph.lock import lock_held
@@ -31,6 +32,7 @@ from simwright.protocols.preflight import preflight
 from simwright.protocols.registry import Protocol, get_protocol
 from simwright.settings import Settings
 from simwright.store import RunRow, Store
+from simwright.store.paths import Roots
 from simwright.store.queue import ACTIVE, RunQueue
 from simwright.store.reading import RunFields, RunReader, SqliteReader, sqlite_path
 
@@ -80,7 +82,7 @@ class Simwright:
             url = self.settings.db_url
             if url.startswith("sqlite:///"):
                 Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-            self._store = Store(url)
+            self._store = Store(url, Roots(self.settings.runs_path, self.settings.campaigns_path))
         return self._store
 
     @property
@@ -90,7 +92,7 @@ class Simwright:
         store = self.store  # opened first: the schema is at the head revision
         if self._reader is None:
             path = sqlite_path(store.url)
-            self._reader = SqliteReader(path) if path is not None else store
+            self._reader = SqliteReader(path, store.roots) if path is not None else store
         return self._reader
 
     @property
@@ -135,8 +137,9 @@ class Simwright:
         resolved = self.plan(request)
         proto = resolved.protocol
         assert resolved.preflight is not None  # planned with settings
+        settings = resolved.preflight.run_settings(self.settings)
         runner = Runner(
-            self.store, resolved.preflight.run_settings(self.settings), observer=observer
+            self.store, settings, observer=observer, jobs=job_runners(settings, self.store)
         )
         return runner.start(
             proto.graph,
@@ -157,6 +160,7 @@ class Simwright:
             settings,
             decider=FixedChoice(choose) if choose else None,
             observer=StoreObserver(self.store, row.id),
+            jobs=job_runners(settings, self.store),
         )
         return runner.resume(proto.graph, row.id)
 

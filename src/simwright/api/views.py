@@ -178,6 +178,7 @@ def show_json(store: RunReader, row: RunFields, *, verify: bool = True) -> dict[
                     "step_id": c.step_id,
                     "stdout_tail": c.stdout_tail[-500:],
                     "stderr_tail": c.stderr_tail[-500:],
+                    "extra": json.loads(c.extra_json or "{}"),
                 }
                 for c in store.engine_calls(row.id)
             ],
@@ -195,9 +196,12 @@ def show_json(store: RunReader, row: RunFields, *, verify: bool = True) -> dict[
         }
     )
     # lazy: the agent layer's usage tables are read only when a run is shown
+    from simwright.agents.usage.turns import turns_json
     from simwright.agents.usage.view import usage_json
 
     data["usage"] = usage_json(store, row.id)
+    if row.protocol == "agent":
+        data["turns"] = turns_json(store, row.id)
     return data
 
 

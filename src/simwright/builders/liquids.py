@@ -7,6 +7,7 @@ from pathlib import Path
 
 from simwright.engines.packmol import PackResult, PackSpec, pack
 from simwright.errors import ValidationError
+from simwright.jobs import JobRunner
 from simwright.molecules import get_molecule
 
 
@@ -36,6 +37,7 @@ class LiquidSpec:
         return " + ".join(f"{n} × {name}" for name, n in self.components)
 
 
-def pack_liquid(spec: LiquidSpec, workdir: Path) -> PackResult:
-    """Run PACKMOL in ``workdir``; the result carries the structure and the engine call."""
-    return pack(spec.pack_spec(), workdir)
+def pack_liquid(spec: LiquidSpec, workdir: Path, runner: JobRunner | None = None) -> PackResult:
+    """Run PACKMOL in ``workdir`` (through ``runner`` when given: docs/cluster.md); the
+    result carries the structure and the engine call."""
+    return pack(spec.pack_spec(), workdir, runner=runner)

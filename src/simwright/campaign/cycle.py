@@ -16,7 +16,8 @@ resumes where it stopped:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -48,14 +49,30 @@ S = StateStatus
 
 @dataclass
 class Limits:
-    """How much one invocation may still do (None: no limit)."""
+    """How much one invocation may still do (None: no limit); shared by the threads that
+    advance systems side by side (``stop`` set: do nothing more)."""
 
     segments: int | None = None
     states: int | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def spent(self) -> bool:
-        """True when either limit is used up."""
-        return self.segments == 0 or self.states == 0
+        """True when either limit is used up or a stop was asked for."""
+        used_up = [n is not None and n <= 0 for n in (self.segments, self.states)]
+        return any(used_up) or self.stop.is_set()
+
+    def use_segment(self) -> None:
+        """Count one segment run."""
+        with self._lock:
+            if self.segments is not None:
+                self.segments -= 1
+
+    def use_state(self) -> None:
+        """Count one state archived."""
+        with self._lock:
+            if self.states is not None:
+                self.states -= 1
 
 
 @dataclass(frozen=True)
@@ -147,8 +164,7 @@ class StateRunner:
             return self._conflict(state, result.conflict)
         if isinstance(result, Failed):
             return self._failed(state, result)
-        if limits.segments is not None:
-            limits.segments -= 1
+        limits.use_segment()
         self._failures[state.id] = 0
         self._memory[state.id] = _Memory(
             state.chain_id,
@@ -258,8 +274,7 @@ class StateRunner:
             state = archive_state(self.ctx.cstore, self.ctx.directory, state, last)
         except ProvenanceConflict as exc:
             return self._conflict(state, exc)
-        if limits.states is not None:
-            limits.states -= 1
+        limits.use_state()
         return state
 
 

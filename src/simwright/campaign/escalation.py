@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +53,15 @@ class Escalator:
     def __init__(self, ctx: CampaignContext) -> None:
         self.ctx = ctx
         self._reviewing = False
+        self._lock = threading.RLock()  # systems advanced in threads raise events one at a time
 
     # -- raising ----------------------------------------------------------------
     def raise_event(self, state: StateView | None, draft: EventDraft) -> CampaignEventRow:
         """Write, record and route one event; ask the model when the rules allow."""
+        with self._lock:  # the event's number is the count of events so far
+            return self._raise(state, draft)
+
+    def _raise(self, state: StateView | None, draft: EventDraft) -> CampaignEventRow:
         ctx = self.ctx
         system = state.system if state is not None else ""
         condition = state.condition if state is not None else ""

@@ -9,6 +9,7 @@ reservoir pressure, fugacity coefficient 1), and ``segment.parameters`` are
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -35,6 +36,7 @@ from simwright.engines.lammps.gcmc import (
 )
 from simwright.engines.lammps.launcher import LammpsLauncher
 from simwright.errors import ValidationError
+from simwright.jobs import JobRunner
 from simwright.settings import Settings
 
 OBSERVABLES: Final = {
@@ -67,17 +69,24 @@ class GcmcSegmentEngine:
     """Runs campaign segments with LAMMPS ``fix gcmc`` (see module docstring).
 
     ``launcher`` is called once, on the first segment, so that checking a spec
-    needs no LAMMPS installation.
+    needs no LAMMPS installation. ``jobs`` (if given) gives the runner of a segment's
+    engine call from its key (a batch scheduler: docs/cluster.md); without it LAMMPS
+    runs here.
     """
 
     name = "lammps_gcmc"
 
     def __init__(
-        self, launcher: Callable[[], LammpsLauncher], *, timeout_s: float | None = None
+        self,
+        launcher: Callable[[], LammpsLauncher],
+        *,
+        timeout_s: float | None = None,
+        jobs: Callable[[str], JobRunner] | None = None,
     ) -> None:
         self._make_launcher = launcher
         self._launcher: LammpsLauncher | None = None
         self.timeout_s = timeout_s
+        self._jobs = jobs
 
     def observables(self) -> Mapping[str, str]:
         """``n_adsorbed`` (molecules), ``temperature`` (K), ``potential_energy`` (eV)."""
@@ -129,8 +138,12 @@ class GcmcSegmentEngine:
         if self._launcher is None:
             self._launcher = self._make_launcher()
         restart = request.start.path if isinstance(request.start, FromRestart) else None
+        launcher = self._launcher
+        if self._jobs is not None:
+            key = f"{request.campaign_id}/{request.system.name}/{request.condition.name}"
+            launcher = dataclasses.replace(launcher, runner=self._jobs(f"{key}/{request.seed}"))
         result = run_gcmc_segment(
-            self._launcher, segment, request.workdir, restart=restart, timeout_s=self.timeout_s
+            launcher, segment, request.workdir, restart=restart, timeout_s=self.timeout_s
         )
         return SegmentOutput(
             restart=result.lammps.restart_path or request.workdir / "final.restart",

@@ -8,8 +8,12 @@ from typing import Any
 from simwright.campaign.spec import CampaignSpec
 
 
-def plan(spec: CampaignSpec) -> dict[str, Any]:
-    """States in execution order with the local steps and segments each may take."""
+def plan(spec: CampaignSpec, engine: object | None = None) -> dict[str, Any]:
+    """States in execution order with the local steps and segments each may take.
+
+    When ``engine`` has an ``estimate_cost(spec)`` method its estimate (core-hours
+    and disk, fewest and most segments) is included as ``cost``.
+    """
     cont = spec.continuation
     window = spec.max_window_steps
     fewest = math.ceil(window / cont.segment_steps)
@@ -29,7 +33,9 @@ def plan(spec: CampaignSpec) -> dict[str, Any]:
         for i, system in enumerate(spec.systems)
         for j, condition in enumerate(spec.conditions)
     ]
+    estimate = getattr(engine, "estimate_cost", None)
     return {
+        "cost": estimate(spec) if callable(estimate) else None,
         "name": spec.name,
         "objective": spec.objective,
         "engine": spec.segment.engine,

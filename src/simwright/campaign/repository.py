@@ -14,12 +14,15 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
+from pathlib import Path
 from typing import Any, Final, cast
 
 from sqlalchemy import Connection, Table, bindparam, func, select
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
 
 from simwright.campaign.status import CampaignError, StateStatus, check_transition
+from simwright.campaign.stored_paths import PATH_COLUMNS, CampaignPaths
 from simwright.store.models import utcnow
 from simwright.store.models_campaign import (
     CampaignArchiveRow,
@@ -96,11 +99,21 @@ def _view(row: Any) -> StateView:
 
 
 class CampaignStore:
-    """Campaign tables of a :class:`~simwright.store.Store`."""
+    """Campaign tables of a :class:`~simwright.store.Store`.
+
+    A campaign's directory is recorded relative to the store's campaigns root, the
+    paths inside it (segment folders, restarts, archives, events) relative to that
+    directory; rows are returned with them absolute (:mod:`simwright.store.paths`).
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+        self.paths = CampaignPaths(store.roots.campaigns, self._sessions)
+
+    def directory(self, campaign_id: str) -> Path:
+        """The absolute directory of a campaign."""
+        return self.paths.directory(campaign_id)
 
     @contextmanager
     def _write(self) -> Iterator[Session]:
@@ -110,17 +123,19 @@ class CampaignStore:
     # -- campaigns ------------------------------------------------------------
     def create(self, campaign: CampaignRow, states: Sequence[CampaignStateRow]) -> None:
         """Insert a campaign and all its states."""
+        directory = self.paths.recorded(campaign)
         with self._write() as s:
             s.add(campaign)
             s.flush()
             s.add_all(states)
+        set_committed_value(campaign, "workdir", str(directory))
 
     def campaign(self, campaign_id: str) -> CampaignRow:
         """The campaign whose id is ``campaign_id`` or starts with it (unambiguously)."""
         with self._sessions() as s:
             exact = s.get(CampaignRow, campaign_id)
             if exact is not None:
-                return exact
+                return self.paths.campaign(exact)
             q = select(CampaignRow).where(CampaignRow.id.startswith(campaign_id))
             rows = s.scalars(q).all()
         if not rows:
@@ -128,7 +143,18 @@ class CampaignStore:
         if len(rows) > 1:
             ids = ", ".join(r.id for r in rows)
             raise CampaignError(f"campaign id {campaign_id!r} is ambiguous: {ids}")
-        return rows[0]
+        return self.paths.campaign(rows[0])
+
+    def campaigns(self, limit: int = 50, offset: int = 0) -> list[CampaignRow]:
+        """Campaigns, newest first, a page at a time."""
+        with self._sessions() as s:
+            q = (
+                select(CampaignRow)
+                .order_by(CampaignRow.created_at.desc(), CampaignRow.id.desc())
+                .limit(limit)
+                .offset(offset)
+            )
+            return [self.paths.campaign(r) for r in s.scalars(q).all()]
 
     def set_campaign_status(self, campaign_id: str, status: str) -> None:
         """Set a campaign's overall status."""
@@ -172,7 +198,8 @@ class CampaignStore:
             )
             if status is not None:
                 q = q.where(CampaignSegmentRow.status == status)
-            return list(s.scalars(q.order_by(CampaignSegmentRow.seq, CampaignSegmentRow.id)).all())
+            rows = s.scalars(q.order_by(CampaignSegmentRow.seq, CampaignSegmentRow.id)).all()
+            return [self.paths.absolute(r) for r in rows]
 
     def last_completed(self, state_id: int, chain_id: str) -> CampaignSegmentRow | None:
         """The latest completed segment of a state on one chain (None before the first)."""
@@ -187,7 +214,8 @@ class CampaignStore:
                 .order_by(CampaignSegmentRow.seq.desc())
                 .limit(1)
             )
-            return s.scalars(q).first()
+            row = s.scalars(q).first()
+            return None if row is None else self.paths.absolute(row)
 
     def attempts(self, state_id: int, chain_id: str, seq: int) -> list[CampaignSegmentRow]:
         """Every recorded attempt at segment ``seq`` of a state on one chain."""
@@ -197,13 +225,15 @@ class CampaignStore:
                 CampaignSegmentRow.chain_id == chain_id,
                 CampaignSegmentRow.seq == seq,
             )
-            return list(s.scalars(q.order_by(CampaignSegmentRow.attempt)).all())
+            return [
+                self.paths.absolute(r) for r in s.scalars(q.order_by(CampaignSegmentRow.attempt))
+            ]
 
     def campaign_segments(self, campaign_id: str) -> list[CampaignSegmentRow]:
         """Every segment attempt of a campaign, in the order they were recorded."""
         with self._sessions() as s:
             q = select(CampaignSegmentRow).where(CampaignSegmentRow.campaign_id == campaign_id)
-            return list(s.scalars(q.order_by(CampaignSegmentRow.id)).all())
+            return [self.paths.absolute(r) for r in s.scalars(q.order_by(CampaignSegmentRow.id))]
 
     def add_segment(
         self,
@@ -217,6 +247,8 @@ class CampaignStore:
 
         ``via`` is a status the state passes through on the way (``analyzing``).
         """
+        segment = dict(segment)
+        self.paths.relative_fields(state.campaign_id, segment, PATH_COLUMNS[CampaignSegmentRow])
         with self.store.engine.begin() as conn:
             result = conn.execute(_SEGMENTS.insert(), segment)
             new_state = _set_state(conn, state, changes, via) if changes else state
@@ -236,38 +268,46 @@ class CampaignStore:
         """Segments (of any campaign) whose restart file had this content hash."""
         with self._sessions() as s:
             q = select(CampaignSegmentRow).where(CampaignSegmentRow.restart_sha256 == sha256)
-            return list(s.scalars(q).all())
+            return [self.paths.absolute(r) for r in s.scalars(q)]
 
     # -- archives ---------------------------------------------------------------
     def add_archive(
         self, archive: CampaignArchiveRow, state: StateView, **changes: Any
     ) -> StateView:
         """Insert an archive and point its state at it, in one transaction."""
+        path = archive.path
+        archive.path = self.paths.relative(archive.campaign_id, path)
         with self._write() as s:
             s.add(archive)
             s.flush()
-            return _set_state(s.connection(), state, {**changes, "archive_id": archive.id})
+            new_state = _set_state(s.connection(), state, {**changes, "archive_id": archive.id})
+        set_committed_value(archive, "path", path)
+        return new_state
 
     def archive(self, archive_id: int) -> CampaignArchiveRow | None:
         """One archive by id (None when there is none)."""
         with self._sessions() as s:
-            return s.get(CampaignArchiveRow, archive_id)
+            row = s.get(CampaignArchiveRow, archive_id)
+            return None if row is None else self.paths.absolute(row)
 
     def archives_with(self, sha256: str) -> list[CampaignArchiveRow]:
         """Archives (of any campaign) with this content hash."""
         with self._sessions() as s:
             q = select(CampaignArchiveRow).where(CampaignArchiveRow.sha256 == sha256)
-            return list(s.scalars(q).all())
+            return [self.paths.absolute(r) for r in s.scalars(q)]
 
     # -- events and reviews -------------------------------------------------------
     def add_event(
         self, event: CampaignEventRow, state: StateView | None, changes: StateFields | None
     ) -> None:
         """Insert an event and (optionally) move its state, in one transaction."""
+        directory = event.directory
+        event.directory = self.paths.relative(event.campaign_id, directory)
         with self._write() as s:
             s.add(event)
             if state is not None and changes:
                 _set_state(s.connection(), state, changes)
+        set_committed_value(event, "directory", directory)
 
     def events(self, campaign_id: str, status: str | None = None) -> list[CampaignEventRow]:
         """Events of a campaign in the order they were raised."""
@@ -275,14 +315,13 @@ class CampaignStore:
             q = select(CampaignEventRow).where(CampaignEventRow.campaign_id == campaign_id)
             if status is not None:
                 q = q.where(CampaignEventRow.status == status)
-            return list(
-                s.scalars(q.order_by(CampaignEventRow.created_at, CampaignEventRow.id)).all()
-            )
+            rows = s.scalars(q.order_by(CampaignEventRow.created_at, CampaignEventRow.id))
+            return [self.paths.absolute(r) for r in rows]
 
     def event(self, event_id: str) -> CampaignEventRow:
         """One event by id."""
         with self._sessions() as s:
-            return _get(s, CampaignEventRow, event_id)
+            return self.paths.absolute(_get(s, CampaignEventRow, event_id))
 
     def first_with_fingerprint(self, campaign_id: str, fingerprint: str) -> CampaignEventRow | None:
         """The earliest event of the campaign with this fingerprint."""
@@ -296,7 +335,8 @@ class CampaignStore:
                 .order_by(CampaignEventRow.created_at)
                 .limit(1)
             )
-            return s.scalars(q).first()
+            row = s.scalars(q).first()
+            return None if row is None else self.paths.absolute(row)
 
     def add_review(
         self,

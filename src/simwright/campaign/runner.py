@@ -1,8 +1,12 @@
 """The :class:`CampaignRunner`: create a campaign, run or resume it, record human approvals.
 
-Systems are advanced one after the other, each along the ordered path of
-conditions; a state waiting for review or failed stops its own system's path
-(later conditions need its accepted restart) but not the other systems. The
+Systems are advanced along the ordered path of conditions, one after the other or,
+with ``jobs`` > 1, up to ``jobs`` systems side by side in threads (the engines run
+as subprocesses; the states of one system always stay sequential, since each starts
+from its predecessor's accepted restart). A state waiting for review or failed
+stops its own system's path but not the other systems. On Ctrl-C the threads start
+nothing more and the process leaves at once: a segment cut short leaves no record
+and is run again on resume, as after a kill. The
 runner holds the campaign's lock for as long as it advances it, so two
 processes never advance one campaign; ``run`` on a campaign that was killed
 simply continues it. When no state can run any more, a BATCH_COMPLETE event is
@@ -22,6 +26,7 @@ from typing import Any, Final
 import yaml
 
 from simwright import __version__
+from simwright.campaign.concurrent import advance_side_by_side
 from simwright.campaign.cycle import Limits, StateRunner
 from simwright.campaign.engine import SegmentEngine
 from simwright.campaign.escalation import Escalator
@@ -75,7 +80,11 @@ class CampaignRunner:
         observer: CampaignObserver | None = None,
         clock: Callable[[], float] = time.perf_counter,
         report: ReportWriter | None = None,
+        jobs: int = 1,
     ) -> None:
+        if jobs < 1:
+            raise CampaignError(f"jobs must be at least 1, not {jobs}")
+        self.jobs = jobs
         self.cstore = CampaignStore(store)
         self.engine = engine
         self.root = root
@@ -152,13 +161,27 @@ class CampaignRunner:
 
     def _advance(self, ctx: CampaignContext, escalator: Escalator, limits: Limits) -> None:
         states = StateRunner(ctx, escalator)
-        for system in ctx.spec.systems:
-            for state in self._path(ctx, system.name):
-                if limits.spent() or state.status in (S.NEEDS_REVIEW, S.FAILED):
-                    break
-                state = states.advance(self.cstore.state(state.id), limits)
-                if state.status != S.ARCHIVED:
-                    break
+        systems = [system.name for system in ctx.spec.systems]
+        if self.jobs == 1 or len(systems) == 1:
+            for system in systems:
+                self._advance_system(ctx, states, system, limits)
+        else:
+            advance_side_by_side(
+                systems,
+                min(self.jobs, len(systems)),
+                lambda system: self._advance_system(ctx, states, system, limits),
+                limits.stop,
+            )
+
+    def _advance_system(
+        self, ctx: CampaignContext, states: StateRunner, system: str, limits: Limits
+    ) -> None:
+        for state in self._path(ctx, system):
+            if limits.spent() or state.status in (S.NEEDS_REVIEW, S.FAILED):
+                break
+            state = states.advance(self.cstore.state(state.id), limits)
+            if state.status != S.ARCHIVED:
+                break
 
     def _path(self, ctx: CampaignContext, system: str) -> list[StateView]:
         return [s for s in self.cstore.states(ctx.campaign.id) if s.system == system]

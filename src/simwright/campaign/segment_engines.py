@@ -2,7 +2,8 @@
 
 A package adds an engine by exposing, under that entry-point group, a factory
 ``(settings) -> SegmentEngine``. Built in: ``lammps_gcmc`` (LAMMPS ``fix gcmc``
-in slit pores) and ``synthetic`` (instant synthetic observables).
+in slit pores), ``lammps_clay_gcmc`` (water vapour on montmorillonite) and
+``synthetic`` (instant synthetic observables).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from simwright.campaign.engine import SegmentEngine
 from simwright.campaign.gcmc import GcmcSegmentEngine, gcmc_launcher
 from simwright.campaign.status import CampaignError
 from simwright.campaign.synthetic import SyntheticEngine
+from simwright.executors.factory import segment_job_runners
 from simwright.plugins import load_plugin, plugin_names
 from simwright.settings import Settings
 
@@ -24,8 +26,17 @@ EngineFactory = Callable[[Settings], SegmentEngine]
 
 
 def lammps_gcmc_engine(settings: Settings) -> SegmentEngine:
-    """The ``lammps_gcmc`` engine (LAMMPS found through ``settings``, one rank, one thread)."""
-    return GcmcSegmentEngine(lambda: gcmc_launcher(settings))
+    """The ``lammps_gcmc`` engine (LAMMPS found through ``settings``, one rank, one thread;
+    on the batch scheduler of ``settings.executor`` when it names one)."""
+    return GcmcSegmentEngine(lambda: gcmc_launcher(settings), jobs=segment_job_runners(settings))
+
+
+def lammps_clay_gcmc_engine(settings: Settings) -> SegmentEngine:
+    """The ``lammps_clay_gcmc`` engine (clay + water vapour; one rank, one thread)."""
+    # lazy: the clay builder and force field load only for specs that name this engine
+    from simwright.campaign.clay import ClaySegmentEngine
+
+    return ClaySegmentEngine(lambda: gcmc_launcher(settings))
 
 
 def synthetic_engine(settings: Settings) -> SegmentEngine:
@@ -35,6 +46,7 @@ def synthetic_engine(settings: Settings) -> SegmentEngine:
 
 BUILTIN: Final[Mapping[str, EngineFactory]] = {
     "lammps_gcmc": lammps_gcmc_engine,
+    "lammps_clay_gcmc": lammps_clay_gcmc_engine,
     "synthetic": synthetic_engine,
 }
 

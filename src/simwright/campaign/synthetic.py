@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -47,13 +48,17 @@ class SyntheticSystem(_Params):
 
 
 class SyntheticSettings(_Params):
-    """Sampling interval, relaxation time (steps), noise (relative), drift (per step)."""
+    """Sampling interval, relaxation time (steps), noise (relative), drift (per step), and
+    the wall time a segment takes."""
 
     sample_every_steps: int = Field(default=50, gt=0)
     relaxation_steps: float = Field(default=1000.0, gt=0)
     noise: float = Field(default=0.02, ge=0)
     drift_per_step: float = Field(0.0)
     temperature_k: float = Field(default=300.0, gt=0)
+    segment_wall_s: float = Field(default=0.0, ge=0, le=60)
+    """Wall time each segment takes (the engine waits): stands in for a real engine's
+    time where a campaign must be caught mid-way (service restarts, demos)."""
 
 
 def _validate(model: type[BaseModel], data: Mapping[str, Any], prefix: str) -> list[SpecProblem]:
@@ -90,6 +95,8 @@ class SyntheticEngine:
         system = SyntheticSystem.model_validate(request.system.parameters)
         settings = SyntheticSettings.model_validate(request.spec.segment.parameters)
         value, abs_start = self._start(request, system)
+        if settings.segment_wall_s:
+            time.sleep(settings.segment_wall_s)
         pressure = request.condition.pressure_bar or 0.0
         kp = system.affinity_per_bar * pressure
         target = system.capacity * kp / (1.0 + kp)

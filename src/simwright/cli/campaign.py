@@ -8,6 +8,7 @@ The command line configures no reviewer: events wait for ``approve``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -48,6 +49,14 @@ MaxSegments = Annotated[
 MaxStates = Annotated[
     int | None, typer.Option("--max-states", help="Stop after this many states are archived.")
 ]
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        min=1,
+        help="Systems advanced side by side (the states of one system stay in order).",
+    ),
+]
 ReportOpt = Annotated[
     bool, typer.Option("--report/--no-report", help="Write report/ with plots after running.")
 ]
@@ -55,41 +64,28 @@ ReportOpt = Annotated[
 
 def _load(path: Path, settings: Settings) -> CampaignSpec:
     # lazy: CLI start-up: `simwright --help` loads only cli/
-    from simwright.campaign.segment_engines import engine_names, make_engine
-    from simwright.campaign.spec_load import (
-        CampaignSpecError,
-        SpecProblem,
-        parse_spec,
-        read_spec_data,
-    )
+    from simwright.api.campaigns import parse_campaign_spec
+    from simwright.campaign.spec_load import read_spec_data
 
-    data = read_spec_data(path)
-    segment = data.get("segment")
-    name = segment.get("engine") if isinstance(segment, dict) else None
-    known = engine_names()
-    checker = make_engine(name, settings) if isinstance(name, str) and name in known else None
-    spec = parse_spec(data, str(path), checker)
-    if checker is None:
-        problem = SpecProblem(
-            "segment.engine", f"unknown engine {name!r}; known: {', '.join(known)}"
-        )
-        raise CampaignSpecError(str(path), [problem])
-    return spec
+    return parse_campaign_spec(read_spec_data(path), str(path), settings)
 
 
-def _runner(settings: Settings, engine: str, report: bool) -> CampaignRunner:
+def _runner(settings: Settings, engine: str, report: bool, jobs: int = 1) -> CampaignRunner:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.report import write_report
     from simwright.campaign.runner import CampaignRunner
     from simwright.campaign.segment_engines import make_engine
     from simwright.cli.campaign_views import ProgressObserver
 
+    if jobs > 1 and settings.threads == 0:  # share the cores out among the engines
+        settings = dataclasses.replace(settings, threads=max(1, settings.cores() // jobs))
     return CampaignRunner(
         open_store(settings),
         make_engine(engine, settings),
-        root=settings.home / "campaigns",
+        root=settings.campaigns_path,
         observer=ProgressObserver(err),
         report=write_report if report else None,
+        jobs=jobs,
     )
 
 
@@ -137,9 +133,12 @@ def plan_cmd(spec: SpecArg, json_out: JsonOpt = False, home: HomeOpt = None) -> 
     """Show the states in execution order with their segment and step budgets."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.campaign.plan import plan
+    from simwright.campaign.segment_engines import make_engine
     from simwright.cli.campaign_views import print_plan
 
-    data = plan(_load(spec, settings_for(home)))
+    settings = settings_for(home)
+    loaded = _load(spec, settings)
+    data = plan(loaded, make_engine(loaded.segment.engine, settings))
     if json_out:
         emit(data)
     else:
@@ -155,11 +154,12 @@ def run(
     max_segments: MaxSegments = None,
     max_states: MaxStates = None,
     report: ReportOpt = True,
+    jobs: JobsOpt = 1,
 ) -> None:
     """Create a campaign from a spec and run it until nothing can run."""
     settings = settings_for(home)
     loaded = _load(spec, settings)
-    runner = _runner(settings, loaded.segment.engine, report)
+    runner = _runner(settings, loaded.segment.engine, report, jobs)
     campaign_id = runner.create(loaded, spec.read_text(encoding="utf-8"))
     err.print(f"campaign {campaign_id}", highlight=False)
     interrupt_on_signals()  # SIGTERM and SIGHUP stop it like Ctrl-C: marked interrupted
@@ -176,11 +176,12 @@ def resume(
     max_segments: MaxSegments = None,
     max_states: MaxStates = None,
     report: ReportOpt = True,
+    jobs: JobsOpt = 1,
 ) -> None:
     """Continue a campaign (killed, paused or approved) from its committed records."""
     settings = settings_for(home)
     engine = _campaign_engine(settings, campaign)
-    runner = _runner(settings, engine, report)
+    runner = _runner(settings, engine, report, jobs)
     interrupt_on_signals()
     outcome = runner.run(campaign, max_segments=max_segments, max_states=max_states)
     _finish(runner, outcome.campaign_id, json_out)
@@ -265,6 +266,7 @@ def approve(
 ) -> None:
     """Record a human decision on an event; `resume` then continues the campaign."""
     # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.api.campaigns import human_decision
     from simwright.campaign.runner import resolve_event
     from simwright.campaign.status import CampaignError
 
@@ -272,13 +274,7 @@ def approve(
     runner = _runner(settings, _campaign_engine(settings, campaign), report=False)
     row = runner.cstore.campaign(campaign)
     found = resolve_event(runner.cstore, row.id, event)
-    decision = {
-        "event_id": found.id,
-        "action": action,
-        "confidence": 1.0,
-        "parameter_changes": {"segment_steps": segment_steps} if segment_steps else {},
-        "rationale": rationale,
-    }
+    decision = human_decision(found.id, action, segment_steps=segment_steps, rationale=rationale)
     validation = runner.approve(row.id, found.id, decision, reviewer)
     if json_out:
         emit(validation.as_dict())

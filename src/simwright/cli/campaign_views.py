@@ -126,3 +126,11 @@ def print_plan(console: Console, data: dict[str, Any]) -> None:
         f"{totals['states']} states; {totals['min_local_steps']}–{totals['max_local_steps']} "
         "local steps in all"
     )
+    cost = data.get("cost")
+    if cost:
+        console.print(
+            f"estimated cost: {cost['core_hours_min']:.1f}–{cost['core_hours_max']:.1f} "
+            f"core-hours, {cost['disk_gb_min']:.2f}–{cost['disk_gb_max']:.2f} GB on disk "
+            f"({cost['cores_per_segment']} core per segment)",
+            highlight=False,
+        )

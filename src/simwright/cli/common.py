@@ -25,6 +25,7 @@ from simwright.settings import Settings, load_settings, settings_at
 
 if TYPE_CHECKING:
     from simwright.store import Store
+    from simwright.store.paths import Roots
     from simwright.store.reading import RunReader
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -165,7 +166,7 @@ def open_existing_store(settings: Settings) -> Store:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.store import Store
 
-    return Store.existing(settings.db_url)
+    return Store.existing(settings.db_url, store_roots(settings))
 
 
 def open_reader(settings: Settings) -> RunReader:
@@ -174,7 +175,7 @@ def open_reader(settings: Settings) -> RunReader:
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.store.reading import open_reader as reader_at
 
-    return reader_at(settings.db_url)
+    return reader_at(settings.db_url, store_roots(settings))
 
 
 def open_store(settings: Settings) -> Store:
@@ -184,4 +185,12 @@ def open_store(settings: Settings) -> Store:
 
     if settings.db_url.startswith("sqlite:///"):
         Path(settings.db_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    return Store(settings.db_url)
+    return Store(settings.db_url, store_roots(settings))
+
+
+def store_roots(settings: Settings) -> Roots:
+    """The roots the store of ``settings`` records run and campaign folders against."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.store.paths import Roots
+
+    return Roots(settings.runs_path, settings.campaigns_path)

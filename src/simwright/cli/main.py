@@ -31,7 +31,7 @@ from simwright.cli.common import (
     settings_for,
     store_exists,
 )
-from simwright.errors import ContractError, SimwrightError
+from simwright.errors import ContractError, SimwrightError, ValidationError
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
@@ -54,31 +54,62 @@ EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
 @core_app.command()
 @handled
 def run(
-    request: Annotated[str, typer.Argument(help="A request in words, or a spec.yaml file.")],
+    request: Annotated[
+        str | None, typer.Argument(help="A request in words, or a spec.yaml file.")
+    ] = None,
+    many: Annotated[
+        Path | None,
+        typer.Option(
+            "--many",
+            help="A file of requests (one per line, # comments) or a folder of YAML specs: "
+            "plan them all, then run them side by side.",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(help="With --many: runs in flight at once (default: cores / cores per run)."),
+    ] = None,
+    skip_refused: Annotated[
+        bool, typer.Option(help="With --many: run the accepted requests even if some are refused.")
+    ] = False,
     json_out: JsonOpt = False,
     home: HomeOpt = None,
 ) -> None:
-    """Run a protocol from a request in words or a YAML spec file.
+    """Run a protocol from a request in words or a YAML spec file (or many: --many).
 
     The request goes through the same resolver as `simwright plan` (preflight and
     build stage included) before the run is created: values, names, engines, the
     estimated size against the configured limits and every input; a request `plan`
     refuses leaves no run, and a refusal exits with code 2.
+
+    With --many, every request is planned before any runs, and one refusal runs
+    nothing (exit code 2) unless --skip-refused; the runs then execute side by side.
     """
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.api.requests import plan as plan_request
+    from simwright.executors.factory import job_runners
     from simwright.graph import Runner
     from simwright.protocols import load_protocols
     from simwright.protocols.preflight import preflight
 
     settings = settings_for(home)
+    if (request is None) == (many is None):
+        raise ValidationError("give either a request or --many FILE|DIR (not both)")
+    if many is not None:
+        # lazy: CLI start-up: `simwright --help` loads only cli/
+        from simwright.cli.many import run_many
+
+        run_many(many, settings, jobs=jobs, skip_refused=skip_refused, json_out=json_out, home=home)
+    assert request is not None
     resolved = plan_request(request, settings, load_protocols())
     proto = resolved.protocol
     checked = resolved.preflight or preflight(proto, resolved.params, settings).require()
     if not json_out:
         err.print(f"[dim]estimate: {checked.summary()}[/]", highlight=False)
     store = open_store(settings)
-    runner = Runner(store, checked.run_settings(settings), observer=_observer())
+    run_settings = checked.run_settings(settings)
+    runners = job_runners(run_settings, store)
+    runner = Runner(store, run_settings, observer=_observer(), jobs=runners)
     _terminate_gracefully()
     outcome = runner.start(
         proto.graph,
@@ -108,6 +139,7 @@ def resume(
 
     # lazy: CLI start-up: `simwright --help` loads only cli/
     from simwright.api.simwright import run_settings
+    from simwright.executors.factory import job_runners
     from simwright.graph import FixedChoice, Runner
     from simwright.protocols.registry import get_protocol
 
@@ -123,7 +155,9 @@ def resume(
     proto = get_protocol(row.protocol)
     settings = run_settings(proto, row, settings)
     decider = FixedChoice(choose) if choose else None
-    runner = Runner(store, settings, decider=decider, observer=_observer())
+    runner = Runner(
+        store, settings, decider=decider, observer=_observer(), jobs=job_runners(settings, store)
+    )
     _terminate_gracefully()
     _finish(store, runner.resume(proto.graph, row.id), json_out, settings)
 

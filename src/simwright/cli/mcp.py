@@ -26,8 +26,10 @@ def mcp(
     workers: Annotated[int, typer.Option(min=1, max=64, help="Runs executed at once.")] = 2,
     home: HomeOpt = None,
 ) -> None:
-    """Serve the MCP tools (plan, run, status, results, inspect, docs_search, knowledge,
-    campaign_review, cancel, resume) over stdio or streamable HTTP (path /mcp)."""
+    """Serve the MCP tools (plan, run, status, results, inspect, cancel, resume,
+    docs_search, knowledge, and the campaigns': campaigns, campaign_status,
+    campaign_trace, campaign_reviews, campaign_decide) over stdio or streamable HTTP
+    (path /mcp)."""
     # lazy: CLI start-up: `simwright --help` loads only cli/ (and the mcp SDK is optional)
     from simwright.errors import ParseError, SimwrightError
     from simwright.service.config import check_binding, load_service_config

@@ -134,9 +134,13 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
                 d["decided_by"],
             )
         console.print(dec)
-    calls = Table("engine", "command", "exit", "wall s", title="engine calls")
+    calls = Table("engine", "command", "exit", "wall s", "job", title="engine calls")
     for c in data["engine_calls"]:
-        calls.add_row(c["engine"], c["command"][:70], str(c["exit_code"]), f"{c['wall_s']:.2f}")
+        extra = c.get("extra", {})
+        job = f"{extra['executor']} {extra['job_id']}" if extra.get("job_id") else ""
+        calls.add_row(
+            c["engine"], c["command"][:70], str(c["exit_code"]), f"{c['wall_s']:.2f}", job
+        )
     console.print(calls)
     arts = Table("path", "kind", "sha256", "bytes", "file", title="artifacts")
     for a in data["artifacts"]:
@@ -156,8 +160,11 @@ def print_show(console: Console, data: dict[str, Any]) -> None:
     if data.get("error"):
         console.print(f"[red]error:[/] {escape(str(data['error']))}", highlight=False)
     # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.agents.usage.turns import turn_lines
     from simwright.agents.usage.view import usage_lines_from_json
 
+    for line in turn_lines(data.get("turns") or []):
+        console.print(line, markup=False, highlight=False)
     for line in usage_lines_from_json(data.get("usage") or {"total": {"requests": 0}}):
         console.print(line, markup=False, highlight=False)
 

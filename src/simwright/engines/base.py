@@ -27,6 +27,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from simwright.engines.confine import Confinement
 from simwright.errors import EngineError
+from simwright.jobs import EngineJob, JobRunner
 from simwright.processes import run_group
 from simwright.store.records import EngineCall, tail
 
@@ -113,15 +114,35 @@ def run_subprocess(
     timeout_s: float | None = None,
     monitor: Callable[[], None] | None = None,
     monitor_every_s: float = 2.0,
+    runner: JobRunner | None = None,
+    cores: int = 1,
+    continuable: bool = False,
 ) -> EngineCall:
     """Run ``argv`` with ``cwd=workdir`` and return its :class:`EngineCall` record.
 
     stdout and stderr are written in full to ``<engine>.stdout`` / ``<engine>.stderr``
     inside ``workdir``; the record keeps their tails. A timeout gives exit code 124.
     ``monitor`` (if given) is called every ``monitor_every_s`` seconds while the
-    engine runs, e.g. to report progress from its log file.
+    engine runs, e.g. to report progress from its log file. ``runner`` (if given)
+    decides where the call runs — a local pool, a batch scheduler (:mod:`simwright.jobs`)
+    — and ``cores`` is what the call uses; without one it runs here, now. ``continuable``:
+    the engine can go on from its restart files (:class:`simwright.jobs.EngineJob`).
     """
     workdir.mkdir(parents=True, exist_ok=True)
+    if runner is not None:
+        job = EngineJob(
+            engine=engine,
+            argv=tuple(str(a) for a in argv),
+            workdir=workdir,
+            stdout_path=workdir / f"{engine}.stdout",
+            stderr_path=workdir / f"{engine}.stderr",
+            env=dict(env or {}),
+            stdin_path=stdin_path,
+            timeout_s=timeout_s,
+            cores=cores,
+            continuable=continuable,
+        )
+        return _run_job(runner, job, version, monitor, monitor_every_s)
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
@@ -151,3 +172,35 @@ def run_subprocess(
         stderr_tail=tail(err_path.read_text(errors="replace")),
         workdir=str(workdir),
     )
+
+
+def _run_job(
+    runner: JobRunner,
+    job: EngineJob,
+    version: str,
+    monitor: Callable[[], None] | None,
+    monitor_every_s: float,
+) -> EngineCall:
+    """Run ``job`` through ``runner``; the engine-call record from its output files."""
+    start = time.perf_counter()
+    outcome = runner.run(job, monitor, monitor_every_s)
+    wall = time.perf_counter() - start
+    return EngineCall(
+        engine=job.engine,
+        command=" ".join(job.argv),
+        version=version,
+        exit_code=outcome.exit_code,
+        wall_s=wall,
+        stdout_tail=_tail_of(job.stdout_path),
+        stderr_tail=_tail_of(job.stderr_path),
+        workdir=str(job.workdir),
+        extra=dict(outcome.extra),
+    )
+
+
+def _tail_of(path: Path) -> str:
+    """The tail of a text file ('' when the job left none)."""
+    try:
+        return tail(path.read_text(errors="replace"))
+    except OSError:
+        return ""

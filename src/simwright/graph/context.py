@@ -19,6 +19,7 @@ from simwright.graph import codec
 from simwright.graph.decision import Choice, Decider, DecisionRequest
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Step
+from simwright.jobs import JobRunner
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
 from simwright.store.hashing import sha256_file
@@ -39,6 +40,8 @@ class RunContext:
     allowed: tuple[str, ...]
     decider: Decider | None = None
     observer: RunObserver = field(default_factory=NullObserver)
+    jobs: JobRunner | None = None
+    """Where this step's engine calls run (a local pool, a batch scheduler); None: here."""
     artifacts: list[ArtifactRecord] = field(default_factory=list)
     engine_calls: list[EngineCall] = field(default_factory=list)
     decisions: list[DecisionRecord] = field(default_factory=list)

@@ -30,6 +30,7 @@ from simwright.graph.graph import Graph
 from simwright.graph.lock import run_lock
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Done, Step, upgraded
+from simwright.jobs import JobRunnerFactory, JobScope
 from simwright.processes import kill_orphaned_engine
 from simwright.settings import Settings
 from simwright.store.records import EngineCall, EventRecord, StepOutcome
@@ -57,7 +58,11 @@ def new_run_id() -> str:
 
 
 class Runner:
-    """Runs graphs with a store, settings, an optional decider and an observer."""
+    """Runs graphs with a store, settings, an optional decider and an observer.
+
+    ``jobs`` (if given) gives each step attempt the runner of its engine calls
+    (:mod:`simwright.executors`: a local pool or a batch scheduler).
+    """
 
     def __init__(
         self,
@@ -66,11 +71,13 @@ class Runner:
         *,
         decider: Decider | None = None,
         observer: RunObserver | None = None,
+        jobs: JobRunnerFactory | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.decider = decider
         self.observer: RunObserver = observer or NullObserver()
+        self.jobs = jobs
 
     # -- public -------------------------------------------------------------
     def start(
@@ -147,7 +154,7 @@ class Runner:
             result = codec.loads(run.result_json) if run.result_json else None
             return RunOutcome(run.id, "completed", run_dir, result)
         with run_lock(run_dir):
-            step, seq, attempt = self._resume_point(run.id)
+            step, seq, attempt = self._resume_point(run.id, run_dir)
             check_required(self.store, run.id, run_dir, step)
 
             def begin() -> tuple[Step, int, int]:
@@ -159,7 +166,7 @@ class Runner:
             return self._interruptible(run.id, run_dir, graph, begin)
 
     # -- internals ------------------------------------------------------------
-    def _resume_point(self, run_id: str) -> tuple[Step, int, int]:
+    def _resume_point(self, run_id: str, run_dir: Path) -> tuple[Step, int, int]:
         steps = self.store.steps(run_id)
         if not steps:
             entry = [e for e in self.store.events(run_id) if e.kind == "entry"]
@@ -167,7 +174,7 @@ class Runner:
                 raise StoreError(f"run {run_id} has no recorded first step")
             return upgraded(codec.loads(json.loads(entry[0].payload_json)["step"])), 1, 1
         last = steps[-1]
-        if last.status != "completed" and kill_orphaned_engine(Path(last.workdir)):
+        if last.status != "completed" and kill_orphaned_engine(run_dir / last.workdir):
             self.store.add_event(
                 run_id,
                 EventRecord("orphan_stopped", f"stopped the engine left running in {last.workdir}"),
@@ -223,7 +230,7 @@ class Runner:
             name=label,
             step_json=step_json,
             inputs_hash=codec.value_hash(step),
-            workdir=str(workdir),
+            workdir=workdir.relative_to(run_dir).as_posix(),  # recorded relative to the run
         )
         ctx = RunContext(
             run_id=run_id,
@@ -235,6 +242,7 @@ class Runner:
             allowed=graph.edges[label],
             decider=self.decider,
             observer=self.observer,
+            jobs=self.jobs(JobScope(run_id, seq, step_id, run_dir)) if self.jobs else None,
         )
         self.observer.step_started(run_id, seq, label, attempt)
         start = time.perf_counter()

@@ -11,24 +11,21 @@ scope (``read``, ``run`` or ``review``), as the service's routes do.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from simwright import __version__
 from simwright.api import Simwright, Spec
-from simwright.errors import SimwrightError
-from simwright.jsonsafe import strict_json
+from simwright.api.campaigns import Campaigns
 from simwright.knowledge.docs.retrieval import Mode
-from simwright.mcp_server.campaigns import CampaignTools, Review
+from simwright.mcp_server.access import READ, WRITE, Access, refusals
+from simwright.mcp_server.campaign_tools import register_campaign_tools
+from simwright.mcp_server.campaigns import CampaignTools
 from simwright.mcp_server.knowledge import DocHits, Knowledge, KnowledgeTools
 from simwright.mcp_server.models import (
     Inspection,
@@ -39,15 +36,16 @@ from simwright.mcp_server.models import (
     RunStatus,
 )
 from simwright.mcp_server.runs import Limits, RunTools
-from simwright.service.config import ServiceConfig, TokenRefused, authorize
 
 INSTRUCTIONS = """simwright runs atomistic simulations (LAMMPS, ASE, PACKMOL, pw.x) from a
 request in words or a spec, and records every step. Call `plan` first: it shows which
 parameters the request stated (given) and which are defaults (assumed), any refusal,
 and the estimated cost. `run` queues a run and returns its id (it can wait for a
 small run); `status`, `results` and `inspect` read it. `knowledge` and `docs_search`
-look up the expert procedures and the engines' documentation; `campaign_review`
-lists and answers the review events of campaigns."""
+look up the expert procedures and the engines' documentation. `campaigns`,
+`campaign_status`, `campaign_trace` and `campaign_reviews` read campaigns (the grid of
+systems × conditions, a state's segments, review events with their evidence);
+`campaign_decide` approves, rejects or chooses an action on a review event."""
 
 RunId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="A run id.")]
 Words = Annotated[
@@ -57,42 +55,6 @@ Words = Annotated[
 SpecArg = Annotated[
     Spec | None, Field(default=None, description="Instead of words: protocol and parameters.")
 ]
-
-
-@dataclass(frozen=True)
-class Access:
-    """Token checks of the tools: none over stdio (the client started this process with
-    its user's rights); over HTTP the service's tokens and scopes."""
-
-    config: ServiceConfig = field(default_factory=ServiceConfig)
-    http: bool = False
-
-    def check(self, ctx: Context, scope: str) -> None:
-        """Refuse (a tool error) a caller over HTTP without a token with ``scope``."""
-        if not self.http:
-            return
-        headers = ctx.headers or {}
-        try:
-            authorize(self.config, headers.get("authorization"), scope)
-        except TokenRefused as exc:
-            raise ToolError(str(exc)) from exc
-
-
-@contextmanager
-def refusals() -> Iterator[None]:
-    """simwright's refusals as tool errors: the error's kind, message and details."""
-    try:
-        yield
-    except SimwrightError as exc:
-        text = f"{type(exc).__name__}: {exc}"
-        details = getattr(exc, "details", None)
-        if isinstance(details, dict):
-            text += "\n" + json.dumps(strict_json(details), default=str)[:4000]
-        raise ToolError(text) from exc
-
-
-READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
 @dataclass(frozen=True)
@@ -109,7 +71,7 @@ def make_tools(api: Simwright, limits: Limits, wake: Callable[[], None]) -> Tool
     return Tools(
         RunTools(api, limits, wake),
         KnowledgeTools(api.settings.home / "docs"),
-        CampaignTools(api.store, api.settings),
+        CampaignTools(Campaigns(api.settings, api.store)),
     )
 
 
@@ -123,7 +85,7 @@ def build_server(tools: Tools, access: Access) -> MCPServer:
     )
     _run_tools(server, tools.runs, access)
     _reference_tools(server, tools.knowledge, access)
-    _review_tools(server, tools.campaigns, access)
+    register_campaign_tools(server, tools.campaigns, access)
     return server
 
 
@@ -264,43 +226,3 @@ def _reference_tools(server: MCPServer, knowledge: KnowledgeTools, access: Acces
         access.check(ctx, "read")
         with refusals():
             return knowledge.knowledge(module_id, section, query)
-
-
-def _review_tools(server: MCPServer, campaigns: CampaignTools, access: Access) -> None:
-    @server.tool(annotations=WRITE)
-    def campaign_review(
-        ctx: Context,
-        campaign: Annotated[
-            str | None, Field(default=None, max_length=200, description="Campaign id.")
-        ] = None,
-        event: Annotated[
-            str | None, Field(default=None, max_length=200, description="Event id or number.")
-        ] = None,
-        action: Annotated[
-            str | None,
-            Field(
-                default=None,
-                max_length=32,
-                description="Decide: continue, accept, retry, stop, rebuild or acknowledge.",
-            ),
-        ] = None,
-        segment_steps: Annotated[
-            int | None, Field(default=None, ge=1, description="Next segment's length.")
-        ] = None,
-        rationale: Annotated[str, Field(max_length=2000, description="Why.")] = "",
-    ) -> Review:
-        """Campaign review events: without `event`, the open ones (of every campaign
-        without `campaign`); with `event`, that event and its evidence; with `action`,
-        a decision, validated as `simwright campaign approve` validates it."""
-        access.check(ctx, "read")
-        with refusals():
-            if action is not None:
-                access.check(ctx, "review")
-                if not campaign or not event:
-                    raise ToolError("a decision needs the campaign and the event")
-                return campaigns.decide(campaign, event, action, segment_steps, rationale)
-            if event is not None:
-                if not campaign:
-                    raise ToolError("give the campaign of the event")
-                return campaigns.show(campaign, event)
-            return campaigns.open_events(campaign)

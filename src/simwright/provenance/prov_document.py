@@ -185,12 +185,20 @@ def _engine_calls(b: _Builder, steps: dict[int, ProvActivity]) -> None:
                     version=call.version,
                     exit_code=call.exit_code,
                     wall_s=call.wall_s,
+                    **_job(call.extra_json),
                 ),
             },
         )
         b.doc.wasAssociatedWith(act, b.agent(engines[(call.engine, call.version)]))
         if call.step_id in steps:
             b.doc.wasStartedBy(act, starter=steps[call.step_id])
+
+
+def _job(extra_json: str) -> dict[str, str]:
+    """Where a call ran when a scheduler ran it: executor, job id, scheduler states."""
+    extra = json.loads(extra_json or "{}")
+    keys = ("executor", "job_id", "job_states")
+    return {k: str(extra[k]) for k in keys if extra.get("job_id") and k in extra}
 
 
 def _decisions(b: _Builder, steps: dict[int, ProvActivity]) -> None:

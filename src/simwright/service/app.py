@@ -13,14 +13,18 @@ from typing import Annotated, Any
 from anyio import to_thread
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from simwright import __version__
 from simwright.api import Conflict, Forbidden, NotFound, RunFilter, Simwright, Spec
+from simwright.api.campaigns import Campaigns
 from simwright.errors import SimwrightError, StoreError
 from simwright.jsonsafe import strict_json
 from simwright.service.auth import Auth
+from simwright.service.campaign_jobs import CampaignLauncher, resume_argv
+from simwright.service.campaign_routes import campaign_router
+from simwright.service.dashboard import UI_PREFIX, error_page, install_dashboard
 from simwright.service.sse import stream
 
 RUN_ID = r"^[A-Za-z0-9_.-]{1,64}$"
@@ -76,10 +80,17 @@ def _error(exc: SimwrightError) -> JSONResponse:
     return StrictJSON(body, status_code=code)
 
 
-def create_app(api: Simwright, auth: Auth, on_queued: Callable[[], None] = lambda: None) -> FastAPI:
+def create_app(
+    api: Simwright,
+    auth: Auth,
+    on_queued: Callable[[], None] = lambda: None,
+    *,
+    launcher: CampaignLauncher | None = None,
+) -> FastAPI:
     """The application serving ``api``; ``auth`` checks each caller's token and scope;
     ``on_queued`` is called when the queue changed (a run queued or cancelled: the
-    worker pool wakes up)."""
+    worker pool wakes up); ``launcher`` advances campaigns (by default ``simwright
+    campaign resume``)."""
     app = FastAPI(
         title="simwright",
         version=__version__,
@@ -87,8 +98,11 @@ def create_app(api: Simwright, auth: Auth, on_queued: Callable[[], None] = lambd
         default_response_class=StrictJSON,
     )
 
-    async def on_error(_request: Request, exc: Exception) -> JSONResponse:
+    async def on_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, SimwrightError)
+        if request.url.path.startswith(UI_PREFIX):
+            code = next((c for t, c in _STATUS.items() if isinstance(exc, t)), 422)
+            return error_page(request, str(exc), code)
         return _error(exc)
 
     app.add_exception_handler(SimwrightError, on_error)
@@ -183,4 +197,8 @@ def create_app(api: Simwright, auth: Auth, on_queued: Callable[[], None] = lambd
         on_queued()
         return {"run_id": run_id, "state": "queued"}
 
+    campaigns = Campaigns(api.settings, api.store)
+    launcher = launcher or CampaignLauncher(resume_argv(api.settings.home))
+    app.include_router(campaign_router(campaigns, auth, launcher))
+    install_dashboard(app, api, campaigns, auth, launcher, on_queued)
     return app

@@ -63,12 +63,17 @@ class TokenRefused(PolicyError):
         self.status = status
 
 
-def authorize(config: ServiceConfig, header: str | None, scope: str) -> None:
-    """Check an ``Authorization`` header for ``scope``: nothing to check without tokens;
-    else :class:`TokenRefused` without a bearer token, with an unknown one (401) or
-    with one that lacks the scope (403). The service and the MCP server both call it."""
+LOCAL = "local"
+"""Who a caller is when no token is configured (a service on the loopback only)."""
+
+
+def authorize(config: ServiceConfig, header: str | None, scope: str) -> str:
+    """The caller's name (its token's) after checking an ``Authorization`` header for
+    ``scope``: :data:`LOCAL` without tokens; else :class:`TokenRefused` without a bearer
+    token, with an unknown one (401) or with one that lacks the scope (403). The
+    service, its dashboard and the MCP server all call it."""
     if not config.tokens:
-        return
+        return LOCAL
     scheme, _, token = (header or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise TokenRefused("a token is required: Authorization: Bearer <token>", 401)
@@ -77,6 +82,7 @@ def authorize(config: ServiceConfig, header: str | None, scope: str) -> None:
         raise TokenRefused("unknown token", 401)
     if scope not in found.scopes:
         raise TokenRefused(f"token {found.name!r} lacks the scope {scope!r}", 403)
+    return found.name
 
 
 def hash_token(token: str) -> str:

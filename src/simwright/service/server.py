@@ -2,11 +2,14 @@
 
 One service per home: it holds ``service.lock`` in the home, so two dispatchers never
 share a queue. At start it re-queues the runs its previous instance's workers held
-(they resume from their last completed step) and starts the queued ones.
+(they resume from their last completed step) and starts the queued ones, and advances
+again the campaigns its previous instance was advancing
+(:mod:`~simwright.service.campaign_recovery`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -14,11 +17,13 @@ from dataclasses import dataclass
 import uvicorn
 from fastapi import FastAPI
 
-from simwright.api import Simwright
+from simwright.api import Campaigns, Simwright
 from simwright.errors import PolicyError
 from simwright.locks import exclusive_lock
 from simwright.service.app import create_app
 from simwright.service.auth import Auth
+from simwright.service.campaign_jobs import CampaignLauncher, resume_argv
+from simwright.service.campaign_recovery import resume_interrupted
 from simwright.service.config import check_binding, load_service_config
 from simwright.service.pool import WorkerArgv, WorkerPool
 from simwright.settings import Settings
@@ -47,16 +52,31 @@ def build(settings: Settings, options: ServeOptions, argv: WorkerArgv) -> FastAP
         log_dir=settings.home / "service" / "logs",
     )
 
+    launcher = CampaignLauncher(
+        resume_argv(settings.home),
+        log_dir=pool.log_dir,
+        state_dir=settings.home / "service" / "campaigns",
+    )
+    recovery = threading.Thread(
+        target=resume_interrupted,
+        args=(Campaigns(settings, api.store), launcher),
+        name="simwright-campaign-recovery",
+        daemon=True,  # waits at most a few seconds per campaign still held
+    )
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         pool.start()
+        launcher.start()
+        recovery.start()
         try:
             yield
         finally:
+            launcher.stop()
             pool.stop()
             api.close()
 
-    app = create_app(api, Auth(config), on_queued=pool.wake)
+    app = create_app(api, Auth(config), on_queued=pool.wake, launcher=launcher)
     app.router.lifespan_context = lifespan
     return app
 

@@ -21,6 +21,6 @@ def record_structure(
 
 def record_liquid(ctx: RunContext, spec: LiquidSpec, name: str = "packed.extxyz") -> ArtifactRef:
     """Pack ``spec`` with PACKMOL in the step directory, record the call and the structure."""
-    result = pack_liquid(spec, ctx.workdir)
+    result = pack_liquid(spec, ctx.workdir, ctx.jobs)
     ctx.engine_call(result.call)
     return ctx.structure(result.structure, name, spec.describe())

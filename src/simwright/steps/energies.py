@@ -175,7 +175,7 @@ class LammpsEnergies(EnergyEngine):
         from simwright.steps.md import launcher
 
         ff = get_forcefield(self.forcefield)
-        run = launcher(ctx.settings)
+        run = launcher(ctx.settings, ctx.jobs)
         out = np.empty(len(structures))
         for i, structure in enumerate(structures):
             self.check_elements(structure.symbols)
@@ -252,7 +252,7 @@ class PotentialEnergies(EnergyEngine):
         entry = self.entry()
         folder = _potentials_dir()
         assert folder is not None  # checked by entry()
-        run = dataclasses.replace(launcher(ctx.settings), mpi_ranks=1, omp_threads=1)
+        run = dataclasses.replace(launcher(ctx.settings, ctx.jobs), mpi_ranks=1, omp_threads=1)
         energy, stress, relaxed, forces = np.empty(len(structures)), [], [], []
         for i, structure in enumerate(structures):
             point_dir = ctx.workdir / f"point-{i + 1:02d}"

@@ -10,20 +10,22 @@ directory.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simwright.contract import SCHEMA_VERSION, read_structure
+from simwright.engines.lammps.continuation import run_continuing, stop_reason
 from simwright.engines.lammps.segment import (
     LammpsLauncher,
     LammpsResult,
     MDSpec,
-    run_segment,
 )
 from simwright.engines.lammps.templates import SNAPSHOT_PATTERN
 from simwright.forcefields.base import ForceField
+from simwright.jobs import JobRunner
 from simwright.results import ArtifactRef
 from simwright.settings import Settings
 from simwright.structure import Structure
@@ -32,17 +34,18 @@ if TYPE_CHECKING:
     from simwright.graph import RunContext
 
 
-def launcher(settings: Settings) -> LammpsLauncher:
+def launcher(settings: Settings, runner: JobRunner | None = None) -> LammpsLauncher:
     """A LAMMPS launcher for the machine: MPI ranks over all cores, one thread each.
 
     ``settings.mpi_ranks`` > 0 fixes the number of ranks; ``settings.threads`` limits
-    the cores used.
+    the cores used. ``runner`` (a step's ``ctx.jobs``) decides where its calls run.
     """
     cores = settings.cores()
     ranks = settings.mpi_ranks or cores
-    return LammpsLauncher.from_settings(
+    found = LammpsLauncher.from_settings(
         settings, mpi_ranks=ranks, omp_threads=max(1, cores // ranks)
     )
+    return dataclasses.replace(found, runner=runner) if runner is not None else found
 
 
 def segment(
@@ -55,16 +58,30 @@ def segment(
 ) -> LammpsResult:
     """Run one LAMMPS segment in the step directory and record the call."""
     ctx.progress(None, f"LAMMPS {spec.ensemble}, {spec.steps} steps")
-    result = run_segment(
-        launcher(ctx.settings),
+    result, stopped = run_continuing(
+        launcher(ctx.settings, ctx.jobs),
         spec,
         forcefield,
         ctx.workdir,
         structure=structure,
         restart=ctx.path(restart) if restart is not None else None,
         timeout_s=ctx.settings.limits.engine_timeout_s,
+        budget=ctx.settings.executor.retries,
         progress=ctx.progress,
     )
+    for part in stopped:
+        ctx.engine_call(part.call)
+        ctx.event(
+            "segment_continued",
+            f"LAMMPS {stop_reason(part.call)}; continued from {part.restart.name} "
+            f"for the remaining {part.steps_remaining} steps",
+            stopped_by=part.stopped_by,
+            restart=part.restart.name,
+            restart_step=part.restart_step,
+            steps_remaining=part.steps_remaining,
+            stopped_job_id=part.job_id,
+            stopped_log=part.log_path.name,
+        )
     ctx.engine_call(result.call)
     return result
 

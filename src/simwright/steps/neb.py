@@ -65,7 +65,7 @@ class LammpsImageForces(ImageForces):
             assert source is not None  # checked by entry()
             (folder / entry.file).write_bytes((source / entry.file).read_bytes())
             self.ctx.artifact(folder / entry.file, "potential", entry.describe())
-        run = launcher(self.ctx.settings)
+        run = launcher(self.ctx.settings, self.ctx.jobs)
         out = batch_points(run, list(structures), entry, folder)
         self.ctx.engine_call(out.call)
         self.calls += 1

@@ -47,7 +47,7 @@ def md_with_potential(
     """Run ``body`` after the potential's head from ``structure`` or a recorded ``restart``."""
     ctx.progress(None, f"LAMMPS {what}")
     result = run_potential_md(
-        launcher(ctx.settings),
+        launcher(ctx.settings, ctx.jobs),
         run,
         body,
         ctx.workdir,

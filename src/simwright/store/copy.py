@@ -4,7 +4,9 @@ Every table of the schema is copied row by row in foreign-key order, keys includ
 one transaction on the target (a failure leaves the target as it was). Both stores are
 at the head revision (opening them migrates). On PostgreSQL the id sequences are moved
 past the copied keys, so new rows do not collide with copied ones. Paths inside the
-rows are copied as written: run directories must be visible where the target is used.
+rows are copied as written: relative ones (:mod:`simwright.store.paths`) resolve against
+the run and campaign roots of whoever opens the target, absolute ones (older stores)
+must be visible where the target is used.
 """
 
 from __future__ import annotations

@@ -97,6 +97,8 @@ class EngineCallRow(Base):
     stdout_tail: Mapped[str] = mapped_column(Text, default="")
     stderr_tail: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    extra_json: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    """What else the call recorded: executor, job id and scheduler states, MPI ranks..."""
 
 
 class DecisionRow(Base):

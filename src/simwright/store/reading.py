@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from simwright.errors import StoreError
+from simwright.store.paths import Roots, from_stored
 from simwright.store.urls import sqlite_path
 
 
@@ -83,6 +84,7 @@ class EngineCallFields(Protocol):
     step_id: int
     stdout_tail: str
     stderr_tail: str
+    extra_json: str
 
 
 class DecisionFields(Protocol):
@@ -193,6 +195,10 @@ class _Row:
             return bool(value)
         return value
 
+    def absolute(self, name: str, root: Path | None) -> None:
+        """Make the recorded path in column ``name`` absolute against ``root``."""
+        self._values[name] = from_stored(self._values[name], root)
+
 
 class SqliteReader:
     """A SQLite store read with the standard library, read-only (:class:`RunReader`).
@@ -203,8 +209,9 @@ class SqliteReader:
     latest committed state (the store is in WAL mode: readers never block the writer).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, roots: Roots | None = None) -> None:
         self._path = path
+        self._runs_root = (roots if roots is not None else Roots.beside(f"sqlite:///{path}")).runs
         self._uri = f"{path.resolve().as_uri()}?mode=ro"
         self._local = threading.local()
         self._opened: dict[int, tuple[threading.Thread, sqlite3.Connection]] = {}
@@ -224,6 +231,11 @@ class SqliteReader:
                         del self._opened[key]
                 self._opened[id(conn)] = (threading.current_thread(), conn)
         return conn
+
+    def _run(self, row: _Row) -> RunFields:
+        """A run row with its directory absolute (recorded relative to the runs root)."""
+        row.absolute("workdir", self._runs_root)
+        return cast(RunFields, row)
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[_Row]:
         try:
@@ -253,19 +265,19 @@ class SqliteReader:
         """The run whose id is ``run_id`` or starts with it (must be unambiguous)."""
         exact = self._query("SELECT * FROM runs WHERE id = ?", (run_id,))
         if exact:
-            return cast(RunFields, exact[0])
+            return self._run(exact[0])
         pattern = run_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self._query("SELECT * FROM runs WHERE id LIKE ? ESCAPE '\\'", (pattern,))
         if not rows:
             raise StoreError(f"no run with id {run_id!r} (see `simwright runs`)")
         if len(rows) > 1:
             raise StoreError(f"run id {run_id!r} is ambiguous: {', '.join(r.id for r in rows)}")
-        return cast(RunFields, rows[0])
+        return self._run(rows[0])
 
     def list_runs(self, limit: int = 50) -> Sequence[RunFields]:
         """The most recent runs first."""
         rows = self._query("SELECT * FROM runs ORDER BY created_at DESC LIMIT ?", (limit,))
-        return cast(Sequence[RunFields], rows)
+        return [self._run(r) for r in rows]
 
     def _children(self, table: str, run_id: str) -> list[_Row]:
         return self._query(f"SELECT * FROM {table} WHERE run_id = ? ORDER BY id", (run_id,))
@@ -317,7 +329,7 @@ class SqliteReader:
         self._local = threading.local()
 
 
-def open_reader(db_url: str) -> RunReader:
+def open_reader(db_url: str, roots: Roots | None = None) -> RunReader:
     """A reader of the existing store at ``db_url``: the plain SQLite reader when the
     database is a SQLite file at the head revision, else the store itself (which
     migrates an older schema first). Raises :class:`StoreError` when there is no store.
@@ -327,10 +339,10 @@ def open_reader(db_url: str) -> RunReader:
 
     path = sqlite_path(db_url)
     if path is not None and path.is_file():
-        reader = SqliteReader(path)
+        reader = SqliteReader(path, roots)
         if reader.revision() == head_revision():
             return reader
     # lazy: SQLAlchemy only for another database or a schema that needs a migration
     from simwright.store.store import Store
 
-    return Store.existing(db_url)
+    return Store.existing(db_url, roots)

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from sqlalchemy import create_engine, event, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
 
 from simwright.errors import StoreError
 from simwright.store import models_agents as models_agents  # agent tables on Base.metadata
@@ -28,6 +29,7 @@ from simwright.store.models import (
     utcnow,
 )
 from simwright.store.models_agents import AgentUsageRow
+from simwright.store.paths import Roots, from_stored, to_stored
 from simwright.store.records import EventRecord, StepOutcome
 from simwright.store.urls import sqlite_path
 
@@ -58,11 +60,14 @@ class Store:
     """Provenance records of runs behind SQLAlchemy (SQLite by default).
 
     Every write is one transaction: a process killed at any moment leaves either
-    the state before or the state after a write, never half of it.
+    the state before or the state after a write, never half of it. Run directories
+    are recorded relative to ``roots.runs`` and read back absolute
+    (:mod:`simwright.store.paths`; default: ``runs/`` beside a SQLite file).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, roots: Roots | None = None) -> None:
         self.url = url
+        self.roots = roots if roots is not None else Roots.beside(url)
         self.engine: Engine = create_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -73,13 +78,13 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @classmethod
-    def at(cls, path: Path) -> Store:
+    def at(cls, path: Path, roots: Roots | None = None) -> Store:
         """Open (creating if needed) the SQLite store at ``path``."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(sqlite_url(path))
+        return cls(sqlite_url(path), roots)
 
     @classmethod
-    def existing(cls, url: str) -> Store:
+    def existing(cls, url: str, roots: Roots | None = None) -> Store:
         """Open the store at ``url`` only if it exists: creates no file and no folder.
 
         For read-only commands; raises :class:`StoreError` for a SQLite file that is not there.
@@ -87,7 +92,7 @@ class Store:
         db = sqlite_path(url)
         if db is not None and not db.is_file():
             raise StoreError(f"no simwright store at {db}")
-        return cls(url)
+        return cls(url, roots)
 
     def close(self) -> None:
         """Release the database connections."""
@@ -123,7 +128,7 @@ class Store:
             request=request,
             params_json=params_json,
             status=status,
-            workdir=workdir,
+            workdir=to_stored(workdir, self.roots.runs),
             simwright_version=version,
         )
         with self.transaction() as s:
@@ -137,6 +142,11 @@ class Store:
                         run_id=run_id, kind="entry", message="first step", payload_json=payload
                     )
                 )
+        return self._absolute(row)
+
+    def _absolute(self, row: RunRow) -> RunRow:
+        """``row`` with its directory absolute (recorded relative to the runs root)."""
+        set_committed_value(row, "workdir", from_stored(row.workdir, self.roots.runs))
         return row
 
     def get_run(self, run_id: str) -> RunRow:
@@ -144,13 +154,13 @@ class Store:
         with self._sessions() as s:
             exact = s.get(RunRow, run_id)
             if exact is not None:
-                return exact
+                return self._absolute(exact)
             rows = s.scalars(select(RunRow).where(RunRow.id.startswith(run_id))).all()
         if not rows:
             raise StoreError(f"no run with id {run_id!r} (see `simwright runs`)")
         if len(rows) > 1:
             raise StoreError(f"run id {run_id!r} is ambiguous: {', '.join(r.id for r in rows)}")
-        return rows[0]
+        return self._absolute(rows[0])
 
     def list_runs(
         self,
@@ -169,7 +179,7 @@ class Store:
             q = q.where(RunRow.protocol == protocol)
         q = q.order_by(RunRow.created_at.desc(), RunRow.id.desc()).offset(offset).limit(limit)
         with self._sessions() as s:
-            return list(s.scalars(q).all())
+            return [self._absolute(r) for r in s.scalars(q).all()]
 
     def events_after(self, run_id: str, after: int = 0, limit: int = 500) -> list[EventRow]:
         """Events of a run whose id is above ``after``, in order (event ids only grow)."""
@@ -329,6 +339,7 @@ class Store:
                     wall_s=c.wall_s,
                     stdout_tail=c.stdout_tail,
                     stderr_tail=c.stderr_tail,
+                    extra_json=json.dumps(dict(c.extra), sort_keys=True),
                 )
             )
         for d in o.decisions:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic_ai import Agent, capture_run_messages
@@ -101,7 +101,8 @@ class Executor:
                 done = await self._converse(session, self._prompt(spec, workdir))
             except SubtaskFailed as exc:
                 self._record(session, "failed", str(exc), start)
-                return self._failed(spec, str(exc), attempt, folder), session
+                failed = self._failed(spec, str(exc), attempt, folder)
+                return replace(failed, review_failed=True), session
             except RETRYABLE as exc:
                 errors.append(f"attempt {attempt} ({ref.name}): {describe(exc)}")
                 self._record(session, "failed", describe(exc), start)

@@ -22,6 +22,7 @@ from pydantic_ai import Agent, ModelRetry, RunContext, ToolOutput
 from simwright.agents.errors import AttemptFailed, SubtaskFailed
 from simwright.agents.execution.adapters import Check, EngineAdapter, confined
 from simwright.agents.execution.docs_search import DocsTool
+from simwright.agents.execution.mcp_adapter import McpAdapter
 from simwright.agents.execution.transcript import transcript
 from simwright.agents.replies import AbortTask, CompleteTask, SubtaskSpec
 from simwright.agents.review.critics import Committee, Review
@@ -176,8 +177,9 @@ def _check_completion(
 
 def executor_agent(adapter: EngineAdapter) -> Agent[ExecutorDeps, CompleteTask | AbortTask]:
     """The pydantic-ai agent of ``adapter``'s executor (the model is given per run)."""
+    extra = adapter.guide() if isinstance(adapter, McpAdapter) else ""
     instructions = prompts.EXECUTOR.format(
-        engine=adapter.name, extra=prompts.EXECUTOR_EXTRA.get(adapter.name, "")
+        engine=adapter.name, extra=extra or prompts.EXECUTOR_EXTRA.get(adapter.name, "")
     )
     agent: Agent[ExecutorDeps, CompleteTask | AbortTask] = Agent(
         deps_type=ExecutorDeps,

@@ -44,6 +44,8 @@ class Board:
 
     request: str
     tasks: dict[str, Task] = field(default_factory=dict)
+    feedback: list[str] = field(default_factory=list)
+    """A person's feedback on earlier turns, oldest first (``simwright ask --continue``)."""
 
     @classmethod
     def of(cls, request: str, specs: list[SubtaskSpec]) -> Board:
@@ -81,6 +83,27 @@ class Board:
         task.revision += 1
         return task
 
+    def rerun_dependents(self, changed: list[str]) -> list[str]:
+        """Set the completed or failed subtasks depending (transitively) on ``changed`` to
+        run again (their inputs change); their ids."""
+        again: list[str] = []
+        stale = set(changed)
+        moved = True
+        while moved:
+            moved = False
+            for task in self:
+                if (
+                    task.spec.id not in stale
+                    and task.status in ("completed", "failed")
+                    and stale.intersection(task.spec.depends_on)
+                ):
+                    task.status, task.report, task.session = "pending", None, None
+                    task.revision += 1
+                    stale.add(task.spec.id)
+                    again.append(task.spec.id)
+                    moved = True
+        return again
+
     def discard(self, update: DiscardSubtask) -> list[str]:
         """Discard a subtask and, transitively, those depending on it; their ids."""
         gone = [update.subtask_id]
@@ -89,7 +112,7 @@ class Board:
         while changed:
             changed = False
             for task in self:
-                if task.status == "pending" and any(d in gone for d in task.spec.depends_on):
+                if task.status != "discarded" and any(d in gone for d in task.spec.depends_on):
                     task.status = "discarded"
                     gone.append(task.spec.id)
                     changed = True
@@ -101,17 +124,18 @@ class Board:
             self.tasks[spec.id] = Task(spec)
 
     def reports(self) -> list[SubtaskReport]:
-        """The reports so far, in plan order."""
-        return [t.report for t in self if t.report is not None]
+        """The reports so far, in plan order (discarded subtasks' reports no longer count)."""
+        return [t.report for t in self if t.report is not None and t.status != "discarded"]
 
     def folders(self, root: Path) -> list[Path]:
         """Folders holding the files of completed subtasks (a final answer's sources)."""
         return [root / f for r in self.reports() if r.status == "completed" for f in r.folders]
 
     def known_numbers(self) -> list[float]:
-        """Numbers of the request and of the parameters of protocol subtasks that ran
-        (validated inputs). Instructions are model-written: their numbers do not count."""
-        texts = [self.request]
+        """Numbers of the request, of a person's feedback and of the parameters of protocol
+        subtasks that ran (validated inputs). Instructions are model-written: their numbers
+        do not count."""
+        texts = [self.request, *self.feedback]
         for task in self:
             if task.spec.executor == "protocol" and task.status == "completed":
                 texts.extend(str(v) for v in task.spec.parameters.values())

@@ -16,20 +16,33 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 
-from simwright.agents.errors import AgentError, BudgetExceeded
+from simwright.agents.errors import AgentError, BudgetExceeded, HeldForReview
 from simwright.agents.execution.adapters import EngineAdapter
 from simwright.agents.execution.docs_search import DocSearch, DocsTool, NoDocs
 from simwright.agents.execution.examples import EpisodicMemory, NoMemory
 from simwright.agents.execution.executor import Executor
+from simwright.agents.execution.mcp_adapter import McpAdapter
+from simwright.agents.orchestration.approval import plan_estimate
 from simwright.agents.orchestration.article import ExtractionTarget, extract_module
 from simwright.agents.orchestration.board import Board, Task
 from simwright.agents.orchestration.clarify import Clarifier, NoClarifier
+from simwright.agents.orchestration.outcome import AgentOutcome, Status
 from simwright.agents.orchestration.planning import PlanCheck, Planner, planning_error
 from simwright.agents.orchestration.protocol_tool import ProtocolTool
+from simwright.agents.orchestration.refine import (
+    APPROVED_EVENT,
+    FEEDBACK_EVENT,
+    HELD_EVENT,
+    REFINED_EVENT,
+    apply_refinement,
+    ask_refinement,
+    now_iso,
+    remembered,
+)
 from simwright.agents.orchestration.resume import PLAN_EVENT, Resumed, load_state
 from simwright.agents.orchestration.updates import UpdateState, next_update, update_agent
 from simwright.agents.replies import (
@@ -45,7 +58,6 @@ from simwright.agents.review.critics import Committee, Review
 from simwright.agents.review.reports import SubtaskReport
 from simwright.agents.setup.bundle import AgentContext, ModelFactory
 from simwright.agents.setup.config import AgentSettings
-from simwright.agents.usage.ledger import Totals
 from simwright.agents.usage.records import AgentRecorder
 from simwright.agents.usage.tokens import TokenCounter
 from simwright.graph import Decider
@@ -55,33 +67,7 @@ from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
 from simwright.store import Store
 
-Status = Literal["completed", "failed", "needs_clarification", "budget_exceeded"]
 INPUT_SUFFIXES = (".extxyz", ".xyz", ".pdb", ".data", ".h5", ".json")
-
-
-@dataclass(frozen=True)
-class AgentOutcome:
-    """How an agent run ended: status, answer, reports and usage."""
-
-    run_id: str
-    status: Status
-    run_dir: Path
-    answer: FinalAnswer | None
-    reports: tuple[SubtaskReport, ...]
-    usage: Totals
-    error: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary (the run's ``result_json``)."""
-        return {
-            "run_id": self.run_id,
-            "status": self.status,
-            "run_dir": str(self.run_dir),
-            "answer": self.answer.model_dump() if self.answer else None,
-            "reports": [r.as_dict() for r in self.reports],
-            "usage": self.usage.as_dict(),
-            "error": self.error,
-        }
 
 
 @dataclass
@@ -103,19 +89,24 @@ class Orchestrator:
     """Builds the decider of protocol runs' decision points for a run's context."""
     counter: TokenCounter | None = None
 
-    def run(self, request: str, article: str | None = None) -> AgentOutcome:
+    def run(
+        self, request: str, article: str | None = None, *, review_plan: bool = False
+    ) -> AgentOutcome:
         """Answer ``request`` (sync entry point; runs its own event loop)."""
-        return anyio.run(self.arun, request, article)
+        return anyio.run(lambda: self.arun(request, article, review_plan=review_plan))
 
-    async def arun(self, request: str, article: str | None = None) -> AgentOutcome:
-        """Answer ``request``; ``article`` is the text of a paper to extract a procedure from."""
+    async def arun(
+        self, request: str, article: str | None = None, *, review_plan: bool = False
+    ) -> AgentOutcome:
+        """Answer ``request``; ``article`` is the text of a paper to extract a procedure from.
+        With ``review_plan`` the plan is held for a person before anything runs."""
         params = {
             "roles": {r: c.label() for r, c in self.settings.roles.items()},
             "critics": len(self.settings.critics),
         }
         recorder = AgentRecorder.start(self.store, self.sim_settings, request, params)
         with run_lock(recorder.run_dir):
-            run = _Run(self, self._context(recorder), recorder)
+            run = _Run(self, self._context(recorder), recorder, review_plan=review_plan)
             return await self._drive(run, run.go(request, article))
 
     def resume(self, run_id: str) -> AgentOutcome:
@@ -125,10 +116,40 @@ class Orchestrator:
     async def aresume(self, run_id: str) -> AgentOutcome:
         """Continue the agent run ``run_id`` from its recorded plan, reports and usage:
         completed subtasks are not run again, booked model requests are counted once."""
-        recorder = AgentRecorder.reopen(self.store, run_id)
+        return await self._continue(AgentRecorder.reopen(self.store, run_id), None)
+
+    def refine(self, run_id: str, feedback: str, author: str) -> AgentOutcome:
+        """A new turn of ``run_id`` with a person's feedback (sync entry point)."""
+        return anyio.run(self.arefine, run_id, feedback, author)
+
+    async def arefine(self, run_id: str, feedback: str, author: str) -> AgentOutcome:
+        """Record ``feedback`` (with its author and time) and let the orchestrator revise,
+        discard or add subtasks; the completed subtasks it leaves alone are reused."""
+        recorder = AgentRecorder.reopen(self.store, run_id, "feedback")
+        turn = sum(e.kind == FEEDBACK_EVENT for e in self.store.events(recorder.run_id)) + 1
+        event = (FEEDBACK_EVENT, feedback, {"text": feedback, "author": author, "turn": turn})
+        return await self._continue(recorder, event)
+
+    def approve(self, run_id: str, author: str) -> AgentOutcome:
+        """Approve a held plan or verdict and go on (sync entry point)."""
+        return anyio.run(self.aapprove, run_id, author)
+
+    async def aapprove(self, run_id: str, author: str) -> AgentOutcome:
+        """Record a person's approval of the run held for review, then go on."""
+        recorder = AgentRecorder.reopen(self.store, run_id, "approve")
+        return await self._continue(
+            recorder, (APPROVED_EVENT, f"approved by {author}", {"author": author})
+        )
+
+    async def _continue(
+        self, recorder: AgentRecorder, event: tuple[str, str, dict[str, Any]] | None
+    ) -> AgentOutcome:
         with run_lock(recorder.run_dir):
             ctx = self._context(recorder)
             ctx.ledger.entries.extend(recorder.usage_entries())
+            if event is not None:
+                kind, message, payload = event
+                ctx.note(kind, message, at=now_iso(), **payload)
             state = load_state(self.store, recorder)
             ctx.note(
                 "resumed",
@@ -152,10 +173,14 @@ class Orchestrator:
     async def _drive(run: _Run, work: Coroutine[Any, Any, AgentOutcome]) -> AgentOutcome:
         try:
             outcome = await work
+        except HeldForReview as exc:
+            outcome = run.outcome("needs_review", None, str(exc))
         except BudgetExceeded as exc:
             outcome = run.outcome("budget_exceeded", None, str(exc))
         except AgentError as exc:
             outcome = run.outcome("failed", None, str(exc))
+        finally:
+            await run.ctx.aclose()
         run.recorder.finish(outcome.status, outcome.as_dict(), outcome.error)
         return outcome
 
@@ -163,8 +188,16 @@ class Orchestrator:
 class _Run:
     """The state of one agent run."""
 
-    def __init__(self, orch: Orchestrator, ctx: AgentContext, recorder: AgentRecorder) -> None:
+    def __init__(
+        self,
+        orch: Orchestrator,
+        ctx: AgentContext,
+        recorder: AgentRecorder,
+        *,
+        review_plan: bool = False,
+    ) -> None:
         self.o = orch
+        self.review_plan = review_plan
         self.ctx = ctx
         self.recorder = recorder
         self.root = orch.sim_settings.runs_path
@@ -176,7 +209,10 @@ class _Run:
             decider=(lambda: make(ctx)) if make is not None else None,
             modules=orch.modules,
         )
-        self.check = PlanCheck(self.tool, frozenset(orch.adapters), orch.settings.max_subtasks)
+        notes = tuple(a.summary() for a in orch.adapters.values() if isinstance(a, McpAdapter))
+        self.check = PlanCheck(
+            self.tool, frozenset(orch.adapters), orch.settings.max_subtasks, notes=notes
+        )
         self.committee = Committee(ctx, self._review_sink)
         self.docs = DocsTool(ctx, orch.docs)
         self.executors: dict[str, Executor] = {}
@@ -220,19 +256,54 @@ class _Run:
         self.ctx.note(PLAN_EVENT, planned.request[:500], request=planned.request)
         for task in self.board:
             self._record(task)
+        if self.review_plan:
+            o, totals = self.o, self.ctx.ledger.totals()
+            held = plan_estimate(self.board, self.tool, o.settings, o.sim_settings, totals)
+            self._hold("plan", "the plan waits for approval", held)
         return self._answered(await self._execute(None))
 
+    def _hold(self, reason: str, message: str, payload: dict[str, Any]) -> None:
+        self.ctx.note(HELD_EVENT, message, reason=reason, **payload)
+        raise HeldForReview(reason, f"{message}: simwright ask --approve {self.recorder.run_id}")
+
     async def resume(self, state: Resumed) -> AgentOutcome:
-        """Go on from a recorded state (plan again if no plan was recorded)."""
+        """Go on from a recorded state (plan again if no plan was recorded); answer a
+        person's feedback first when a turn has not been refined yet."""
         if state.board is None:
             return await self.go(state.request, None)
         self.board = state.board
         for task in self.board:
             if task.spec.id in state.restarted:
                 self._record(task)
+        if state.held is not None:
+            raise HeldForReview(state.held, "the run still waits for a person")
+        if state.pending_feedback is not None:
+            await self._refine(state.pending_feedback, list(state.answers))
+            return self._answered(await self._execute(None))
         if state.answer is not None:
             return self._answered(state.answer)
         return self._answered(await self._execute(state.latest))
+
+    async def _refine(self, feedback: str, answers: list[str]) -> None:
+        state = UpdateState(self.ctx, self.board, self.check, self.root)
+        memory = remembered(
+            self.o.memory,
+            sorted(self.o.adapters),
+            feedback,
+            self.o.settings.memory_min_similarity,
+        )
+        plan = await ask_refinement(state, answers, feedback, memory)
+        changed = apply_refinement(self.board, plan)
+        for subtask in changed:
+            self._record(self.board.tasks[subtask])
+        reused = [t.spec.id for t in self.board if t.status == "completed"]
+        self.ctx.note(
+            REFINED_EVENT,
+            plan.note or f"{len(changed)} subtask(s) changed, {len(reused)} reused",
+            plan=plan.model_dump(),
+            changed=changed,
+            reused=reused,
+        )
 
     def _answered(self, answer: FinalAnswer) -> AgentOutcome:
         self.ctx.note(
@@ -284,6 +355,8 @@ class _Run:
             executor = self._executor(spec.executor)
             report, task.session = await executor.execute(spec, self._inputs(task), folder)
         self._finish(task, report)
+        if report.review_failed and self.o.settings.hold_on_fail:
+            self._hold("verdict", f"the committee failed {spec.id}", {"subtask": spec.id})
         return report
 
     def _finish(self, task: Task, report: SubtaskReport) -> None:

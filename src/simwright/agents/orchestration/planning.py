@@ -77,7 +77,10 @@ def module_text(module: KnowledgeModule) -> str:
 
 
 def outline_prompt(
-    u: Understanding, protocols: Mapping[str, object], executors: Collection[str]
+    u: Understanding,
+    protocols: Mapping[str, object],
+    executors: Collection[str],
+    notes: Sequence[str] = (),
 ) -> str:
     """What the orchestrator is shown to outline a plan."""
     parts = [f"Request: {u.request}"]
@@ -89,6 +92,8 @@ def outline_prompt(
         parts.append(f"The deterministic planner could not plan: {u.problem}")
     parts.append(f"Registered protocols: {', '.join(protocols)}")
     parts.append(f"Executors available: protocol, {', '.join(executors)}")
+    if notes:
+        parts.append("External executors:\n" + "\n".join(f"- {n}" for n in notes))
     return "\n\n".join(parts)
 
 
@@ -100,6 +105,8 @@ class PlanCheck:
     executors: frozenset[str]
     max_subtasks: int
     existing: frozenset[str] = field(default_factory=frozenset)
+    notes: tuple[str, ...] = ()
+    """What the orchestrator is told of external executors (an MCP server and its tools)."""
 
 
 def subtask_problems(specs: Sequence[SubtaskSpec], check: PlanCheck) -> list[str]:
@@ -199,7 +206,9 @@ class Planner:
         return answer.strip() if answer and answer.strip() else None
 
     async def _outline(self, u: Understanding) -> PlanReply:
-        prompt = outline_prompt(u, self.check.tool.protocols, sorted(self.check.executors))
+        prompt = outline_prompt(
+            u, self.check.tool.protocols, sorted(self.check.executors), self.check.notes
+        )
 
         async def ask(model: Model) -> PlanReply:
             return (await self.agent.run(prompt, deps=self.check, model=model)).output

@@ -9,6 +9,11 @@ orchestrator's position is read from the events: a ``subtask_report`` that no
 a recorded ``Finish`` is the answer. The usage booked before the kill is loaded into
 the new ledger (see :meth:`AgentRecorder.usage_entries`), so caps and totals count
 every model request once.
+
+Turns (:mod:`.refine`): a ``user_feedback`` event opens a new turn (the earlier answer
+no longer ends the run); until its ``plan_refined`` event the feedback is still to be
+answered. A ``held_for_review`` event that no approval or feedback followed means
+the run waits for a person.
 """
 
 from __future__ import annotations
@@ -17,6 +22,12 @@ import json
 from dataclasses import dataclass
 
 from simwright.agents.orchestration.board import Board, Status, Task
+from simwright.agents.orchestration.refine import (
+    APPROVED_EVENT,
+    FEEDBACK_EVENT,
+    HELD_EVENT,
+    REFINED_EVENT,
+)
 from simwright.agents.replies import FinalAnswer, SubtaskSpec
 from simwright.agents.review.reports import SubtaskReport
 from simwright.agents.usage.records import AgentRecorder
@@ -41,6 +52,12 @@ class Resumed:
     """The final answer, when it was accepted before the kill."""
     restarted: tuple[str, ...] = ()
     """Subtasks interrupted by the kill, to run again."""
+    pending_feedback: str | None = None
+    """A person's feedback the orchestrator has not answered with a plan change yet."""
+    held: str | None = None
+    """Why the run waits for a person (``plan``, ``verdict``); None when it does not."""
+    answers: tuple[str, ...] = ()
+    """The summaries of the answers of earlier turns, oldest first."""
 
 
 def _task(row: AgentSubtaskRow) -> tuple[Task, bool]:
@@ -67,8 +84,13 @@ def load_state(store: Store, recorder: AgentRecorder) -> Resumed:
         if e.kind == PLAN_EVENT:
             request = str(json.loads(e.payload_json or "{}").get("request", request))
     rows = recorder.subtasks()
-    if not rows:
-        return Resumed(request, None)
+    if not rows:  # no plan yet: a person's feedback answers what planning asked
+        given = [
+            str(json.loads(e.payload_json or "{}").get("text", e.message))
+            for e in events
+            if e.kind == FEEDBACK_EVENT
+        ]
+        return Resumed("; ".join([request, *given]), None)
     board = Board(request)
     restarted = []
     for row in rows:
@@ -78,6 +100,9 @@ def load_state(store: Store, recorder: AgentRecorder) -> Resumed:
             restarted.append(task.spec.id)
     pending: str | None = None
     answer: FinalAnswer | None = None
+    feedback: str | None = None
+    held: str | None = None
+    answers: list[str] = []
     for e in events:
         payload = json.loads(e.payload_json or "{}")
         if e.kind == "subtask_report":
@@ -87,7 +112,18 @@ def load_state(store: Store, recorder: AgentRecorder) -> Resumed:
             update = payload.get("update", {})
             if e.message == "Finish" and "answer" in update:
                 answer = FinalAnswer.model_validate(update["answer"])
+                answers.append(answer.summary)
+        elif e.kind == FEEDBACK_EVENT:
+            said = str(payload.get("text", e.message))
+            board.feedback.append(said)
+            feedback, answer, held = said, None, None
+        elif e.kind == REFINED_EVENT:
+            feedback = None
+        elif e.kind == HELD_EVENT:
+            held = str(payload.get("reason", "plan"))
+        elif e.kind == APPROVED_EVENT:
+            held = None
     latest = None
     if pending is not None and pending in board.tasks:
         latest = board.tasks[pending].report
-    return Resumed(request, board, latest, answer, tuple(restarted))
+    return Resumed(request, board, latest, answer, tuple(restarted), feedback, held, tuple(answers))

@@ -114,7 +114,9 @@ def update_agent() -> Agent[UpdateState, Update]:
 
 def update_prompt(board: Board, latest: SubtaskReport | None) -> str:
     """The plan's state, the latest report and (when all is done) every report."""
-    parts = [f"Request: {board.request}", f"Plan:\n{board.text()}"]
+    parts = [f"Request: {board.request}"]
+    parts += [f"Feedback from the user (turn {n}): {f}" for n, f in enumerate(board.feedback, 1)]
+    parts.append(f"Plan:\n{board.text()}")
     if latest is not None:
         parts.append(f"Latest report:\n{latest.text()}")
     earlier = [r for r in board.reports() if r is not latest]

@@ -76,6 +76,8 @@ class SubtaskReport:
     child_run_id: str | None = None
     folders: tuple[str, ...] = ()
     """Folders (relative to the runs folder) holding this subtask's files."""
+    review_failed: bool = False
+    """The review committee failed the subtask (a Malicious vote)."""
 
     @property
     def ok(self) -> bool:
@@ -97,6 +99,7 @@ class SubtaskReport:
             "attempts": self.attempts,
             "child_run_id": self.child_run_id,
             "folders": list(self.folders),
+            "review_failed": self.review_failed,
         }
 
     @classmethod
@@ -117,6 +120,7 @@ class SubtaskReport:
             attempts=int(data.get("attempts", 1)),
             child_run_id=data.get("child_run_id"),
             folders=tuple(data.get("folders", ())),
+            review_failed=bool(data.get("review_failed", False)),
         )
 
     def text(self) -> str:

@@ -77,7 +77,16 @@ class AgentContext:
             label=ref.name,
             role=role,
             subtask=subtask,
+            stream=self.settings.stream,
         )
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients of the models handed out (call before the run's event
+        loop ends: a client left open holds sockets of a loop that is gone)."""
+        models, self._models = list(self._models.values()), {}
+        for model in models:
+            async with model:  # leaving the context closes the client its provider owns
+                pass
 
     def note(self, kind: str, message: str, **payload: Any) -> None:
         """Record an event of the run (a no-op without a sink)."""

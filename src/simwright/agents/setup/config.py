@@ -20,12 +20,13 @@ Sources, the environment winning over ``$SIMWRIGHT_HOME/config.toml`` (table ``[
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from simwright.agents.errors import AgentConfigError
@@ -42,6 +43,7 @@ ROLES: tuple[Role, ...] = (
 )
 SINGLE_ROLES: tuple[Role, ...] = ("orchestrator", "executor", "annotator", "selector", "summarizer")
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
+BUILTIN_EXECUTORS = ("protocol", "lammps", "ase", "packmol", "analysis", "pwx")
 
 HOW_TO_CONFIGURE = """\
 No language model is configured. Configure one of:
@@ -90,6 +92,28 @@ class RoleConfig(BaseModel):
         return " -> ".join(t.name for t in self.tiers)
 
 
+class McpServerConfig(BaseModel):
+    """An external executor: an MCP server reached over stdio (``command``) or streamable
+    HTTP (``url``), with an optional allowlist of the tools offered to the executor."""
+
+    model_config = _FROZEN
+
+    command: tuple[str, ...] | None = Field(default=None, min_length=1)
+    url: str | None = Field(default=None, pattern=r"^https?://")
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None
+    tools: tuple[str, ...] | None = None
+    """Only these tools are offered (None: every tool the server lists)."""
+    timeout_s: float = Field(default=120.0, gt=0, le=3600)
+    description: str = Field(default="", max_length=500)
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServerConfig:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("an MCP server needs exactly one of command (stdio) and url (HTTP)")
+        return self
+
+
 class AgentSettings(BaseModel):
     """Everything the agent layer is configured with; built at the edge, then passed down.
 
@@ -112,8 +136,30 @@ class AgentSettings(BaseModel):
     engine_timeout_s: float = Field(default=1800.0, gt=0)
     trace_rtol: float = Field(default=1e-3, gt=0, lt=1)
     memory_min_similarity: float = Field(default=0.35, ge=0, le=1)
+    request_timeout_s: float = Field(default=300.0, gt=0, le=3600)
+    """Seconds one HTTP attempt to a provider may take (the client's timeout)."""
+    provider_retries: int = Field(default=2, ge=0, le=10)
+    """Retries of the provider client (429 with ``retry-after``, 5xx, timeouts) before a
+    request counts as a failed attempt of its tier."""
+    stream: bool = False
+    """Ask providers for streamed replies (server-sent events), assembled before use."""
+    hold_on_fail: bool = False
+    """A committee verdict of Fail stops the run for a person instead of letting the
+    orchestrator go on (``simwright ask --approve`` / ``--continue`` resume it)."""
     caps: Caps = Field(default_factory=lambda: Caps())
     prices: dict[str, Price] = Field(default_factory=dict)
+    mcp: dict[str, McpServerConfig] = Field(default_factory=dict)
+    """External executors over MCP by executor name (``[agents.mcp.NAME]``)."""
+
+    @model_validator(mode="after")
+    def _mcp_names(self) -> AgentSettings:
+        for name in self.mcp:
+            if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name) or name in BUILTIN_EXECUTORS:
+                raise ValueError(
+                    f"MCP executor name {name!r}: lower-case letters, digits and _ , "
+                    f"not one of {', '.join(BUILTIN_EXECUTORS)}"
+                )
+        return self
 
     def role(self, role: Role) -> RoleConfig:
         """The tiers of ``role`` (the orchestrator's when the role has none of its own)."""

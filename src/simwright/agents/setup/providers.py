@@ -11,6 +11,12 @@ from the environment here.
 | ``google-gla``, ``google-vertex`` | pydantic-ai's Google model (``pydantic-ai-slim[google]``) |
 | ``openai-compatible``, ``local`` | any OpenAI-compatible server at ``base_url`` |
 | ``ollama``, ``vllm``, ``llamacpp`` | the same, with the server's usual local URL as default |
+
+Every model is built with the client settings of :class:`AgentSettings`: the timeout of
+one HTTP attempt (``request_timeout_s``) and the client's retries (``provider_retries``:
+HTTP 429 honouring ``retry-after``, 5xx, timeouts). An ``anthropic`` model with a
+``base_url`` talks to that server (a proxy, a gateway, the test server of
+``tests/helpers/llm_server.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from simwright.agents.setup.config import AgentSettings, ModelRef
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
+    from pydantic_ai.settings import ModelSettings
 
 GEMINI_OPENAI_URL = "https://generativelanguage.googleapis.com/v1beta/openai/"
 LOCAL_URLS: dict[str, str] = {
@@ -54,19 +61,24 @@ def _build(ref: ModelRef, settings: AgentSettings) -> Model:
                 f"model {ref.name!r} needs a server URL: set SIMWRIGHT_MODEL_BASE_URL"
             )
         key = settings.key("compatible") or settings.key("openai") or "not-needed"
-        return _openai(ref.model, url, key)
+        return _openai(ref.model, url, key, settings)
     if provider == "openai":
-        return _openai(ref.model, None, _required_key(settings, "openai", "OPENAI_API_KEY"))
+        key = _required_key(settings, "openai", "OPENAI_API_KEY")
+        return _openai(ref.model, None, key, settings)
     if provider == "gemini":
         key = _required_key(settings, "gemini", "GEMINI_API_KEY")
-        return _openai(ref.model, ref.base_url or GEMINI_OPENAI_URL, key)
+        return _openai(ref.model, ref.base_url or GEMINI_OPENAI_URL, key, settings)
     if provider == "anthropic":
         # lazy: optional extra [agents]
         from pydantic_ai.models.anthropic import AnthropicModel
         from pydantic_ai.providers.anthropic import AnthropicProvider
 
         key = _required_key(settings, "anthropic", "ANTHROPIC_API_KEY")
-        return AnthropicModel(ref.model, provider=AnthropicProvider(api_key=key))
+        return AnthropicModel(
+            ref.model,
+            provider=AnthropicProvider(api_key=key, base_url=ref.base_url),
+            settings=client_settings(settings),
+        )
     if provider in ("google-gla", "google-vertex"):
         # lazy: optional extra [agents]
         from pydantic_ai.models import infer_model
@@ -78,12 +90,21 @@ def _build(ref: ModelRef, settings: AgentSettings) -> Model:
     )
 
 
-def _openai(name: str, base_url: str | None, key: str) -> Model:
+def client_settings(settings: AgentSettings) -> ModelSettings:
+    """The provider client's timeout (per HTTP attempt) and retries."""
+    return {"timeout": settings.request_timeout_s, "max_retries": settings.provider_retries}
+
+
+def _openai(name: str, base_url: str | None, key: str, settings: AgentSettings) -> Model:
     # lazy: optional extra [agents]
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
-    return OpenAIChatModel(name, provider=OpenAIProvider(base_url=base_url, api_key=key))
+    return OpenAIChatModel(
+        name,
+        provider=OpenAIProvider(base_url=base_url, api_key=key),
+        settings=client_settings(settings),
+    )
 
 
 def _required_key(settings: AgentSettings, provider: str, variable: str) -> str:

@@ -2,7 +2,9 @@
 
 Every model the agent layer uses — production or scripted — is wrapped in a
 :class:`MeteredModel`, so caps hold and the ledger is complete whatever the
-provider. The prompt is measured with the offline tokenizer before the call.
+provider. The prompt is measured with the offline tokenizer before the call. With
+``stream`` the reply is requested as a stream and assembled before it is returned
+(the agent loop always sees a whole reply).
 """
 
 from __future__ import annotations
@@ -30,8 +32,10 @@ class MeteredModel(WrapperModel):
         label: str,
         role: str,
         subtask: str = "",
+        stream: bool = False,
     ) -> None:
         super().__init__(wrapped)
+        self.stream = stream
         self.ledger = ledger
         self.counter = counter
         self.model_label = label
@@ -48,13 +52,29 @@ class MeteredModel(WrapperModel):
         measured = prompt_tokens(messages, model_request_parameters, self.counter)
         self.ledger.check(self.model_label, measured)
         try:
-            response = await super().request(messages, model_settings, model_request_parameters)
+            response = await self._request(messages, model_settings, model_request_parameters)
         except Exception:
             self._book(measured, 0, 0, ok=False)
             raise
         usage = response.usage
         self._book(measured, usage.input_tokens, usage.output_tokens, ok=True)
         return response
+
+    async def _request(
+        self,
+        messages: list[ModelMessage],
+        model_settings: ModelSettings | None,
+        model_request_parameters: ModelRequestParameters,
+    ) -> ModelResponse:
+        """One request, streamed (server-sent events, assembled here) when configured."""
+        if not self.stream:
+            return await super().request(messages, model_settings, model_request_parameters)
+        async with self.wrapped.request_stream(
+            messages, model_settings, model_request_parameters
+        ) as streamed:
+            async for _event in streamed:
+                pass
+        return streamed.get()
 
     def _book(self, measured: int, reported_in: int, reported_out: int, *, ok: bool) -> None:
         billed_in = reported_in or measured

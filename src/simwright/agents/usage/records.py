@@ -15,7 +15,7 @@ import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import select
 
@@ -28,9 +28,12 @@ from simwright.settings import Settings
 from simwright.store import RunRow, Store, sha256_file
 from simwright.store.models import utcnow
 from simwright.store.models_agents import AgentReviewRow, AgentSubtaskRow, AgentUsageRow
+from simwright.store.paths import to_stored
 from simwright.store.records import ArtifactRecord, EngineCall, EventRecord, StepOutcome
 
 AGENT_PROTOCOL = "agent"
+HELD_STATUS = "needs_review"
+"""The status of a run that waits for a person (a plan to approve, a Fail verdict)."""
 MAX_ARTIFACTS = 200
 
 
@@ -62,13 +65,32 @@ class AgentRecorder:
         return cls(store, run_id, run_dir)
 
     @classmethod
-    def reopen(cls, store: Store, run_id: str) -> AgentRecorder:
-        """The recorder of a stored agent run, to resume it (status back to ``running``)."""
+    def reopen(
+        cls, store: Store, run_id: str, purpose: Literal["resume", "feedback", "approve"] = "resume"
+    ) -> AgentRecorder:
+        """The recorder of a stored agent run, to go on with it (status back to ``running``).
+
+        ``resume``: a killed or failed run (not a completed one, nor one held for a
+        person); ``feedback``: any run (a new turn); ``approve``: a run held for review.
+        """
         row = store.get_run(run_id)
         if row.protocol != AGENT_PROTOCOL:
             raise ValidationError(f"run {row.id} is a {row.protocol} run, not an agent run")
-        if row.status == "completed":
-            raise ValidationError(f"agent run {row.id} already completed; nothing to resume")
+        held = row.status == HELD_STATUS
+        if purpose == "resume" and row.status == "completed":
+            raise ValidationError(
+                f"agent run {row.id} already completed; nothing to resume "
+                f'(to go on with it: simwright ask --continue {row.id} "feedback")'
+            )
+        if purpose == "resume" and held:
+            raise ValidationError(
+                f"agent run {row.id} waits for a person: simwright ask --approve {row.id} "
+                f'or simwright ask --continue {row.id} "change ..."'
+            )
+        if purpose == "approve" and not held:
+            raise ValidationError(
+                f"agent run {row.id} is {row.status}, not waiting for approval; nothing to approve"
+            )
         run_dir = Path(row.workdir)
         if not run_dir.is_dir():
             raise ValidationError(f"cannot resume {row.id}: its folder {run_dir} is missing")
@@ -211,7 +233,7 @@ class AgentRecorder:
             name=f"subtask:{subtask_id}",
             step_json=spec_json,
             inputs_hash=_hash(spec_json),
-            workdir=str(workdir),
+            workdir=to_stored(workdir, self.run_dir),
         )
         self.store.finish_step(
             self.run_id,

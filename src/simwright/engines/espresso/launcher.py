@@ -8,11 +8,12 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 from simwright.engines.espresso.template import INPUT_NAME
+from simwright.jobs import JobRunner
 from simwright.settings import Settings
 
 DEFAULT_EXECUTABLE = "pw.x"
@@ -34,6 +35,9 @@ class PwLauncher:
     mpirun: str = ""
     as_root: bool | None = None
     timeout_s: float | None = None
+    runner: JobRunner | None = field(default=None, compare=False, repr=False)
+    """Decides where each call runs (a local pool, a batch scheduler: docs/cluster.md);
+    without one pw.x runs here, now."""
 
     @classmethod
     def from_settings(cls, settings: Settings, *, timeout_s: float | None = None) -> PwLauncher:

@@ -143,6 +143,8 @@ def run_pw(
         env={"OMP_NUM_THREADS": "1"},
         timeout_s=launcher.timeout_s,
         monitor=_scf_monitor(workdir / OUTPUT_NAME, progress) if progress else None,
+        runner=launcher.runner,
+        cores=launcher.mpi_ranks,
     )
     out_path = workdir / OUTPUT_NAME
     text = out_path.read_text(errors="replace") if out_path.is_file() else ""
@@ -151,6 +153,7 @@ def run_pw(
     crash = read_crash(workdir)
     output = template.parse(inp, workdir)
     extra = {
+        **call.extra,
         "input": INPUT_NAME,
         "pseudopotentials": ", ".join(f"{k} <- {v}" for k, v in staged.items()),
         "calculation": inp.calculation,

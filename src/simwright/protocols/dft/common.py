@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +122,7 @@ def run_with_recovery(
     """
     dirs = pseudo_dirs(ctx, params)
     timeout_s = ctx.settings.limits.engine_timeout_s
-    launcher = PwLauncher.from_settings(ctx.settings, timeout_s=timeout_s)
+    launcher = replace(PwLauncher.from_settings(ctx.settings, timeout_s=timeout_s), runner=ctx.jobs)
 
     def runner(inp: PwInput, where: Path) -> PwRun:
         ctx.progress(None, f"pw.x {inp.calculation} in {where.name}")

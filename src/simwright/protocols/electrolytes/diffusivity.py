@@ -74,7 +74,9 @@ class Pack(Step):
             vdw_box_factor=p.box_factor,
             radii_a=(("li+", LI_RADIUS_A),),
         )
-        result = pack(spec, ctx.workdir, timeout_s=ctx.settings.limits.engine_timeout_s)
+        result = pack(
+            spec, ctx.workdir, timeout_s=ctx.settings.limits.engine_timeout_s, runner=ctx.jobs
+        )
         ctx.engine_call(result.call)
         ref = ctx.structure(result.structure, "packed.extxyz", comp.describe())
         ctx.rule(

@@ -248,8 +248,8 @@ class AmorphousReport(Step):
         rho, z = values["density"], values["coordination"]
         shares = ", ".join(f"{k}-fold {v:.1%}" for k, v in sorted(fractions.items()))
         summary = (
-            f"amorphous {p.element} ({p.engine_name()}) at {p.final_k:g} K: ρ = {rho.value:.3f} ± "
-            f"{rho.uncertainty or 0:.3f} g/cm³, first peak {values['first_peak'].value:.2f} Å, "
+            f"amorphous {p.element} ({p.engine_name()}) at {p.final_k:g} K: ρ = {rho.value:.4f} ± "
+            f"{rho.uncertainty or 0:.4f} g/cm³, first peak {values['first_peak'].value:.2f} Å, "
             f"coordination {z.value:.2f} ({shares}), "
             f"{values['excess_energy'].value * 1000:.0f} meV/atom above the crystal"
         )

@@ -129,7 +129,11 @@ class SolidEngineParams(BaseModel):
 
     @model_validator(mode="after")
     def _engine_knows_element(self) -> SolidEngineParams:
-        if self.potential is not None and "calculator" in self.model_fields_set:
+        # a stored run's parameters come back with every field set: the default calculator
+        # beside a potential is what was stored, not a second choice
+        default = type(self).model_fields["calculator"].default
+        chosen = "calculator" in self.model_fields_set and self.calculator != default
+        if self.potential is not None and chosen:
             raise ValueError(
                 f"give either a calculator ({self.calculator!r}) or a potential "
                 f"({self.potential!r}), not both"
