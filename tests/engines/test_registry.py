@@ -27,13 +27,15 @@ def settings(tmp_path: Path) -> Settings:
 
 def test_every_in_tree_engine_is_registered_and_found_here(settings: Settings) -> None:
     engines = load_engines()
-    assert set(engines) == {"ase", "espresso", "lammps", "packmol"}
+    in_tree = {"ase", "espresso", "lammps", "packmol", "pormake", "zeo++", "pyscf", "xtb"}
+    assert set(engines) == in_tree
     for info in engines.values():
         launcher = info.launcher(settings)
         assert isinstance(launcher, EngineLauncher) and launcher.name == info.name
         status = info.status(settings)
         assert status.available and status.version, status
     assert engines["ase"].launcher(settings).argv() == []  # in-process
+    assert engines["pyscf"].launcher(settings).argv() == []  # in-process, extra [molecules]
     assert engines["espresso"].launcher(settings).argv()[-2:] == ["-in", "pw.in"]
 
 

@@ -193,7 +193,46 @@ PROPERTIES: tuple[Property, ...] = (
         "MLIP and measures its pores (Zeo++)",
         ("mof_pores",),
     ),
-    Property("free energy", r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)", "none yet"),
+    Property(
+        "free energy",
+        r"(?:solvation |hydration |gibbs )?free energ(?:y|ies)",
+        "molecule_thermochemistry (ideal-gas G of a molecule)",
+        ("molecule_thermochemistry",),
+    ),
+    Property(
+        "molecular vibrations and thermochemistry",
+        r"(?:harmonic|vibrational|normal[- ]mode) (?:frequenc(?:y|ies)|analysis)"
+        r"|thermochemistry|zero[- ]point (?:vibrational )?energy|zpve?",
+        "none other: molecule_thermochemistry (PySCF or GFN2-xTB)",
+        ("molecule_thermochemistry",),
+    ),
+    Property(
+        "reaction energy",
+        r"reaction (?:energ(?:y|ies)|enthalp(?:y|ies)|free energ(?:y|ies))|heats? of reaction"
+        r"|hydride (?:ion )?affinit(?:y|ies)|carbocation stabilit(?:y|ies)",
+        "none other: reaction_energy (PySCF or GFN2-xTB, every species at one level)",
+        ("reaction_energy",),
+    ),
+    Property(
+        "ring strain",
+        r"ring[- ]strain(?: energ(?:y|ies))?|strain energ(?:y|ies)",
+        "none other: ring_strain (homodesmotic reactions of cycloalkanes)",
+        ("ring_strain",),
+    ),
+    Property(
+        "pKa",
+        r"pk_?a|acid dissociation constants?|acidity constants?",
+        "none other: pka (thermodynamic cycle with implicit solvation)",
+        ("pka",),
+    ),
+    Property(
+        "electronic excitations",
+        r"(?:vertical )?excitation energ(?:y|ies)|(?:uv[-/ ]?vis|electronic|absorption) "
+        r"spectr(?:um|a)|λ_?max|lambda[_ ]max|solvatochromi\w*|n\s?(?:→|->|to)\s?π\*?"
+        r"|n\s?(?:→|->|to)\s?pi\*?|tddft|td-dft",
+        "none other: excitation_spectrum (TDDFT with PySCF)",
+        ("excitation_spectrum",),
+    ),
     Property(
         "reaction barrier",
         r"(?:reaction|migration|diffusion) barriers?|(?:vacancy )?migration energy",

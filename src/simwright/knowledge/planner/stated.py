@@ -452,6 +452,19 @@ FIXED_BY_PROTOCOL["dft_adsorption_energy"] = {
     "surface cell": "an 'N×M' cell is read as the surface cell (coverage 1/(N·M) ML)",
     "bfgs": "pw.x relaxes with BFGS",
 }
+for _name in (
+    "molecule_thermochemistry",
+    "reaction_energy",
+    "ring_strain",
+    "pka",
+    "excitation_spectrum",
+):
+    FIXED_BY_PROTOCOL[_name] = {
+        "implicit": "a named solvent is an implicit continuum (PCM or ddCOSMO in PySCF, ALPB "
+        "in xTB); the model named is taken as `solvent_model` and checked against the method",
+        "aqueous": "'aqueous' is read as the solvent water (implicit continuum)",
+        "gas": "molecules are isolated (ideal gas) unless a solvent is named",
+    }
 FIXED_BY_PROTOCOL["amorphous_structure"] = {
     "amorphous": "the protocol makes an amorphous solid by melt–quench",
     "liquid": "the crystal is melted, then quenched",
