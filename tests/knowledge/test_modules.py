@@ -264,3 +264,17 @@ def test_units_taken_without_pint_are_units_pint_parses() -> None:
 
     for unit in PARSED_UNITS:
         unit_registry().parse_units(unit)  # raises for a unit pint does not know
+
+
+def test_the_shipped_modules_use_only_units_known_without_pint() -> None:
+    """A new unit in a shipped module would build pint's registry (~0.3 s) in every
+    command that plans: add it to PARSED_UNITS (the test above checks it parses)."""
+    from simwright.knowledge.schema import PARSED_UNITS  # lazy: this test only
+
+    used = {
+        spec.unit
+        for module in load_modules()
+        for spec in module.parameters.values()
+        if spec.unit is not None
+    }
+    assert used and used <= PARSED_UNITS, sorted(used - PARSED_UNITS)

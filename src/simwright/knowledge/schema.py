@@ -32,7 +32,7 @@ _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 PARSED_UNITS: frozenset[str] = frozenset(
     {"Ry", "eV", "ps", "fs", "ns", "K", "bar", "angstrom", "Å", "1/angstrom", "g/cm^3"}
-    | {"eV/angstrom", "percent", "mol/kg"}
+    | {"eV/angstrom", "percent", "mol/kg", "1"}
 )
 """Units the shipped modules use, known to parse (a test checks each with pint): loading
 the modules then needs no unit registry, whose construction costs ~0.3 s per command."""
