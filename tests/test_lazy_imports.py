@@ -9,6 +9,8 @@ block of imports. This test keeps that true.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 from helpers.paths import REPO
@@ -67,3 +69,22 @@ def test_the_check_finds_an_unexplained_import(tmp_path: Path) -> None:
     assert _unexplained(probe, tmp_path) == ["probe.py:2"]
     probe.write_text("def f():\n    # lazy: a reason\n    import json\n    return json\n")
     assert _unexplained(probe, tmp_path) == []
+
+
+def test_lazy_package_exports_stay_what_they_name_after_their_submodules_load() -> None:
+    """A submodule import binds the package attribute of the same name to the module:
+    an exported function named like its module must still be the function."""
+    code = (
+        "import importlib, pkgutil, types\n"
+        "bad = []\n"
+        "for pkg in ('forcefields', 'contract', 'potentials', 'graph', 'store', 'builders'):\n"
+        "    m = importlib.import_module('simwright.' + pkg)\n"
+        "    for sub in pkgutil.iter_modules(m.__path__):\n"
+        "        importlib.import_module(f'simwright.{pkg}.{sub.name}')\n"
+        "    for name in getattr(m, '_WHERE', {}):\n"
+        "        if isinstance(getattr(m, name), types.ModuleType):\n"
+        "            bad.append(f'{pkg}.{name}')\n"
+        "print(bad)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]"

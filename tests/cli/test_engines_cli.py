@@ -14,6 +14,7 @@ def test_engines_lists_every_registered_engine_with_its_version(tmp_path: Path) 
     result = CliRunner().invoke(app, ["engines", "--json"], env={"SIMWRIGHT_HOME": str(tmp_path)})
     assert result.exit_code == 0
     engines = {e["name"]: e for e in json.loads(result.stdout)["engines"]}
-    assert set(engines) == {"ase", "espresso", "lammps", "packmol"}
+    in_tree = {"ase", "espresso", "lammps", "packmol", "pormake", "zeo++", "pyscf", "xtb"}
+    assert set(engines) == in_tree
     assert all(e["available"] and e["version"] for e in engines.values())
     assert engines["packmol"]["command"].endswith("packmol")

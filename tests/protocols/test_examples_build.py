@@ -19,6 +19,7 @@ EXAMPLES = [(name, ex) for name, p in PROTOCOLS.items() for ex in p.examples]
 def test_example_plans_and_builds(protocol: str, example: str, tmp_path: Path) -> None:
     r = resolve(example, PROTOCOLS, settings=Settings(home=tmp_path))
     assert r.protocol.name == protocol
-    assert any(line.startswith("structure:") or line.startswith("system:") for line in r.inputs)
-    assert any(line.startswith("engine:") or "calculator" in line for line in r.inputs)
+    # a structure, a liquid system or a molecule; an engine, a calculator or a level of theory
+    assert any(line.startswith(("structure:", "system:", "molecule:")) for line in r.inputs)
+    assert any(line.startswith(("engine:", "level:")) or "calculator" in line for line in r.inputs)
     assert not list(tmp_path.rglob("*.db")), "planning created a store"

@@ -106,3 +106,10 @@ __all__ = [
 ]
 
 __getattr__ = lazy_exports(__name__, _WHERE)
+
+# Two functions share their submodule's name: importing ``forcefields.lj_argon`` (as the
+# solid-state engine does) would bind the package attribute to the submodule, and
+# ``from simwright.forcefields import lj_argon`` would then give a module. Bound here,
+# eagerly, they are always the functions (both modules are small).
+from simwright.forcefields.lj_argon import lj_argon  # noqa: E402
+from simwright.forcefields.spce import spce  # noqa: E402

@@ -259,7 +259,7 @@ _ASKS = re.compile(
 
 
 def parse_request(text: str) -> dict[str, Any] | None:
-    """Claim "frequencies of water with B3LYP/def2-SVP", "thermochemistry of formaldehyde
+    """Claim "harmonic frequencies of water with B3LYP/def2-SVP", "thermochemistry of formaldehyde
     at 350 K with HF/STO-3G", "transition state of smiles ..."."""
     if not _ASKS.search(text):
         return None
@@ -285,7 +285,7 @@ PROTOCOL = Protocol(
     parameters=ThermochemistryParams,
     start=lambda params: Build(params),
     examples=(
-        "frequencies of water with B3LYP/def2-SVP",
+        "harmonic frequencies of water with B3LYP/def2-SVP",
         "thermochemistry of formaldehyde with HF/STO-3G at 350 K",
     ),
     parse_request=parse_request,
