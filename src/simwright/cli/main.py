@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -44,9 +44,15 @@ HELP = (
     "and full provenance."
 )
 
-core_app = typer.Typer(
-    help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
-)
+
+def _new_app() -> typer.Typer:
+    """An empty application with simwright's help and settings."""
+    return typer.Typer(
+        help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
+    )
+
+
+core_app = _new_app()
 """The commands defined in this module; :func:`build_app` adds the others."""
 EXIT = {"completed": 0, "failed": 1, "needs_review": 3, "interrupted": 130}
 
@@ -490,24 +496,24 @@ BRANCHES: dict[str, tuple[str, str]] = {
 Each module is imported only when its branch is used (or for the whole help)."""
 
 
-def build_app(names: Iterable[str] | None = None) -> typer.Typer:
-    """The application: this module's commands and the :data:`BRANCHES` in ``names``
-    (all when None), importing only the modules of those branches."""
-    built = typer.Typer(
-        help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
-    )
-    wanted = set(BRANCHES if names is None else names)
+def build_app() -> typer.Typer:
+    """The whole application: this module's commands and every one of :data:`BRANCHES`."""
+    built = _new_app()
     built.registered_commands.extend(core_app.registered_commands)
     built.registered_groups.extend(core_app.registered_groups)
-    for name, (module, attribute) in BRANCHES.items():
-        if name not in wanted:
-            continue
-        target = getattr(import_module(module), attribute)
-        if isinstance(target, typer.Typer):
-            built.add_typer(target, name=name)
-        else:
-            built.command(name)(target)
+    for name in BRANCHES:
+        _add_branch(built, name)
     return built
+
+
+def _add_branch(app: typer.Typer, name: str) -> None:
+    """Import the module of the branch ``name`` and add its group or command to ``app``."""
+    module, attribute = BRANCHES[name]
+    target = getattr(import_module(module), attribute)
+    if isinstance(target, typer.Typer):
+        app.add_typer(target, name=name)
+    else:
+        app.command(name)(target)
 
 
 def __getattr__(name: str) -> Any:
@@ -537,17 +543,10 @@ def app_for(argv: Sequence[str]) -> typer.Typer:
     name = argv[0] if argv and not argv[0].startswith("-") else None
     if name is None:
         return build_app()
-    slim = typer.Typer(
-        help=HELP, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False
-    )
+    slim = _new_app()
     slim.callback()(_root)  # a callback keeps a one-command app a group: `simwright NAME ...`
     if name in BRANCHES:
-        module, attribute = BRANCHES[name]
-        target = getattr(import_module(module), attribute)
-        if isinstance(target, typer.Typer):
-            slim.add_typer(target, name=name)
-        else:
-            slim.command(name)(target)
+        _add_branch(slim, name)
         return slim
     for command in core_app.registered_commands:
         callback = command.callback
