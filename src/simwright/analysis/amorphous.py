@@ -19,10 +19,7 @@ import numpy as np
 
 from simwright.analysis.rdf import FirstShell, Rdf, radial_distribution
 from simwright.errors import ParseError
-from simwright.units import KB_EV_K
-
-AVOGADRO: float = 6.02214076e23
-"""Avogadro's constant (1/mol), exact (SI 2019)."""
+from simwright.units import A3_CM3, AMU_G, KB_EV_K
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,8 +107,9 @@ class AmorphousStructure:
 
 
 def mass_density(n_atoms: int, mass_amu: float, volume_a3: np.ndarray) -> np.ndarray:
-    """Mass density (g/cm³) of ``n_atoms`` atoms of ``mass_amu`` in volumes (Å³)."""
-    return n_atoms * mass_amu / AVOGADRO / (np.asarray(volume_a3, float) * 1e-24)
+    """Mass density (g/cm³) of ``n_atoms`` atoms of ``mass_amu`` in each of the volumes
+    (Å³): :func:`simwright.units.density_g_cm3` over an array."""
+    return n_atoms * mass_amu * AMU_G / (np.asarray(volume_a3, float) * A3_CM3)
 
 
 def excess_energy(pe_per_atom_ev: float, crystal_pe_per_atom_ev: float, t_k: float) -> float:
