@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from simwright.potentials.thermal_values import CRC, UNVERIFIED
 from simwright.results import Reference
 
 CUSTER_1994: Final = (
@@ -21,7 +22,6 @@ LAAZIRI_1999: Final = (
     "K. Laaziri, S. Kycia, S. Roorda, M. Chicoine, J. L. Robertson, J. Wang and S. C. Moss, "
     "Phys. Rev. Lett. 82, 3460 (1999)"
 )
-CRC: Final = "CRC Handbook of Chemistry and Physics, 97th ed. (CRC Press, 2016)"
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class StructureValue:
 
     def reference(self) -> Reference:
         """The value as a :class:`Reference` of a report."""
-        mark = "" if self.verified else " [unverified: recalled, not checked against the paper]"
+        mark = "" if self.verified else UNVERIFIED
         return Reference(self.quantity, self.value, self.unit, f"{self.citation}{mark}")
 
 

@@ -17,6 +17,9 @@ from typing import Final
 from simwright.potentials.published import MISHIN_CU_2001
 from simwright.results import Reference
 
+UNVERIFIED: Final = " [unverified: recalled, not checked against the paper]"
+"""What a reference's citation says when its value was recalled, not re-read."""
+
 THERMAL_UNITS: Final[Mapping[str, str]] = MappingProxyType(
     {
         "melting_point": "K",
@@ -43,7 +46,7 @@ class ThermalValue:
     def reference(self) -> Reference:
         """The value as a :class:`Reference` of a report."""
         at = f" at {self.temperature_k:g} K" if self.temperature_k is not None else ""
-        mark = "" if self.verified else " [unverified: recalled, not checked against the paper]"
+        mark = "" if self.verified else UNVERIFIED
         who = "experiment" if self.source == "experiment" else f"{self.source} published"
         return Reference(
             self.quantity,
