@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simwright.graph.lock import live_status, live_step_status
+from simwright.graph.plain import plain
 from simwright.store.integrity import RunIntegrity, verify_run
 
 if TYPE_CHECKING:
     from simwright.graph import RunOutcome
     from simwright.store import RunRow, Store
     from simwright.store.reading import EventFields, RunFields, RunReader
-
-TYPE_KEY = "__type__"
 
 
 def utc_iso(moment: datetime | None) -> str | None:
@@ -45,35 +44,6 @@ def run_json(row: RunFields) -> dict[str, Any]:
         "created_at": utc_iso(row.created_at),
         "run_dir": row.workdir,
     }
-
-
-def plain(data: Any) -> Any:
-    """A value stored by the graph codec as plain JSON, without importing its classes.
-
-    Pydantic models become their fields, dataclasses their fields, tuples lists,
-    paths and enums their values, structures their arrays; a stored non-finite float
-    becomes the Python float again (``emit`` writes it as ``null`` with a note).
-    """
-    if isinstance(data, list):
-        return [plain(v) for v in data]
-    if not isinstance(data, dict):
-        return data
-    if "__dict__" in data:
-        return {k: plain(v) for k, v in data["__dict__"].items()}
-    kind = data.get(TYPE_KEY)
-    if kind is None:
-        return {k: plain(v) for k, v in data.items()}
-    if kind == "float":
-        return float(data["repr"])
-    if kind == "pydantic":
-        return plain(data["data"])
-    if kind == "dataclass":
-        return {k: plain(v) for k, v in data["fields"].items()}
-    if kind == "tuple":
-        return [plain(v) for v in data["items"]]
-    if kind in ("path", "enum"):
-        return data["value"]
-    return plain(data.get("data"))  # ndarray, structure
 
 
 def params_json(row: RunFields) -> Any:

@@ -17,16 +17,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from simwright.api.views import (
-    TYPE_KEY,
     decisions_json,
     integrity_json,
     outcome_json,
     params_json,
-    plain,
     run_json,
     show_json,
 )
 from simwright.graph.lock import live_status
+from simwright.graph.plain import TYPE_KEY, plain
 
 if TYPE_CHECKING:
     from simwright.store.integrity import RunIntegrity

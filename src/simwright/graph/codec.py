@@ -26,11 +26,10 @@ import numpy as np
 from pydantic import BaseModel
 
 from simwright.errors import GraphError
+from simwright.graph.plain import TYPE_KEY
 from simwright.graph.renames import CLASS_RENAMES, MODULE_RENAMES
 from simwright.plugins import trusted_module
 from simwright.structure import Structure
-
-TYPE_KEY = "__type__"
 
 
 def class_path(cls: type) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from simwright.graph.codec import TYPE_KEY
+from simwright.graph.plain import plain
 from simwright.store.reading import RunFields, RunReader
 
 
@@ -49,30 +49,6 @@ class RunFacts:
     values: Mapping[str, Value]
     summary: str
     files: tuple[FileFact, ...]
-
-
-def plain(data: Any) -> Any:
-    """Stored codec JSON as plain values (models and dataclasses as their fields)."""
-    if isinstance(data, list):
-        return [plain(v) for v in data]
-    if not isinstance(data, dict):
-        return data
-    if "__dict__" in data:
-        return {k: plain(v) for k, v in data["__dict__"].items()}
-    kind = data.get(TYPE_KEY)
-    if kind is None:
-        return {k: plain(v) for k, v in data.items()}
-    if kind == "float":
-        return float(data["repr"])
-    if kind == "pydantic":
-        return plain(data["data"])
-    if kind == "dataclass":
-        return {k: plain(v) for k, v in data["fields"].items()}
-    if kind == "tuple":
-        return [plain(v) for v in data["items"]]
-    if kind in ("path", "enum"):
-        return data["value"]
-    return plain(data.get("data"))
 
 
 def _values(result: Any) -> tuple[dict[str, Value], str]:
