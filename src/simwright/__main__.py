@@ -1,5 +1,5 @@
 """``python -m simwright`` runs the command line."""
 
-from simwright.cli.main import main
+from simwright.cli.entry import main
 
 main()

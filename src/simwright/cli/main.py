@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import sys
 from collections.abc import Sequence
 from importlib import import_module
 from pathlib import Path
@@ -523,11 +522,6 @@ def __getattr__(name: str) -> Any:
         globals()["app"] = whole
         return whole
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def main() -> None:
-    """Entry point of the ``simwright`` script."""
-    app_for(sys.argv[1:])()
 
 
 def app_for(argv: Sequence[str]) -> typer.Typer:

@@ -19,8 +19,7 @@ from pathlib import PurePath
 import numpy as np
 from typing_extensions import override
 
-from simwright.analysis.eos import eos_plot, eos_table, fit_eos
-from simwright.builders import BulkSpec, build_bulk, describe_spec
+from simwright.builders import BulkSpec, build_bulk
 from simwright.contract import (
     SCHEMA_VERSION,
     Column,
@@ -109,6 +108,10 @@ class BuildCrystal(Step):
 
     @override
     def run(self, ctx: RunContext) -> ScanVolumes:
+        # lazy: the dispatch imports every builder (slabs, molecules, CIF); `plan`
+        # imports this module only to build the crystal
+        from simwright.builders import describe_spec
+
         structure = build_bulk(self.crystal)
         self.engine.check_elements(structure.symbols)
         ref = ctx.structure(structure, "crystal.extxyz", describe_spec(self.crystal))
@@ -167,6 +170,10 @@ class FitEOS(Step):
 
     @override
     def run(self, ctx: RunContext) -> Report:
+        # lazy: the fit (and its contract tables) only when a run gets here, not when
+        # `plan` imports the protocol to build its inputs
+        from simwright.analysis.eos import eos_plot, eos_table, fit_eos
+
         plan = self.plan
         scan = read_table(ctx.path(self.scan))
         vol, en = scan["volume_per_atom"], scan["energy_per_atom"]

@@ -21,7 +21,6 @@ from simwright.builders import BulkSpec
 from simwright.engines.ase.calculators import CalculatorSpec
 from simwright.engines.ase.registry import calculator_names
 from simwright.errors import ParseError, ValidationError
-from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
 from simwright.potentials import (
     Potential,
     PublishedValues,
@@ -152,6 +151,9 @@ class SolidEngineParams(BaseModel):
         kwargs takes Rahman's σ and ε (ASE's own defaults, σ = 1 Å and ε = 1 eV,
         describe no element)."""
         if self.calculator == "lj" and not self.calculator_kwargs and self.element == "Ar":
+            # lazy: the force-field package (its classes) only for Lennard-Jones argon
+            from simwright.forcefields.lj_argon import EPSILON_OVER_KB_K, SIGMA_A
+
             kwargs = {"sigma": SIGMA_A, "epsilon": EPSILON_OVER_KB_K * KB_EV_K, "rc": 3 * SIGMA_A}
             return CalculatorSpec("lj", kwargs)
         return CalculatorSpec(self.calculator, self.calculator_kwargs)
