@@ -17,7 +17,7 @@ from simwright.dft.pseudo_generation import generate_pseudopotential
 from simwright.engines.espresso.launcher import PwLauncher
 from simwright.engines.espresso.ld1_template import Augmentation, Channel, PseudoRecipe
 from simwright.engines.espresso.pseudo import read_upf_header
-from simwright.engines.espresso.pseudo_generated import provenance_of, sha256_of
+from simwright.engines.espresso.pseudo_generated import provenance_of, pseudo_record, sha256_of
 from simwright.engines.espresso.pseudo_library import (
     SYSTEM_PSEUDO_DIR,
     MissingPseudopotentialError,
@@ -191,3 +191,11 @@ def test_cli_generates_into_the_home(tmp_path: Path) -> None:
         app, ["dft", "pseudo", "generate", "Ga", "--kind", "nc", "--home", str(tmp_path)]
     )
     assert refused.exit_code == 2 and "us or paw" in refused.output
+
+
+def test_settings_record_says_generated_here(generated: Path) -> None:
+    made = pseudo_record(generated / "Ga.pbe-dn-rrkjus_simwright.UPF")
+    assert made["generated_here"] is True and made["generator"].startswith("ld1.x 6.")
+    assert Path(made["provenance"]).is_file() and "pslibrary 1.0.0" in made["recipe_source"]
+    shipped = pseudo_record(SYSTEM_PSEUDO_DIR / "Si.pz-vbc.UPF")
+    assert set(shipped) == {"file", "sha256"}

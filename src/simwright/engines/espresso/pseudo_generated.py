@@ -44,3 +44,18 @@ def provenance_of(upf: Path) -> dict[str, Any] | None:
     if not isinstance(record, dict) or record.get("sha256") != sha256_of(upf):
         return None
     return record
+
+
+def pseudo_record(path: Path) -> dict[str, Any]:
+    """What a run's ``settings.json`` records of one pseudopotential file: its name and
+    sha256, and for a file generated here ``generated_here``, the provenance record's
+    path, ld1.x's version and the source of the recipe's parameters."""
+    path = Path(path)
+    record: dict[str, Any] = {"file": path.name, "sha256": sha256_of(path)}
+    made = provenance_of(path)
+    if made is not None:
+        record["generated_here"] = True
+        record["provenance"] = str(run_folder(path.parent, path.name) / PROVENANCE_NAME)
+        record["generator"] = f"ld1.x {made.get('generator', {}).get('version', '')}".strip()
+        record["recipe_source"] = made.get("recipe", {}).get("source", "")
+    return record
