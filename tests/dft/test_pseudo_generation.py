@@ -121,6 +121,9 @@ def test_missing_element_refusal_says_how_to_generate(tmp_path: Path) -> None:
     assert "generate one with `simwright dft pseudo generate Ga --functional pbe`" in str(err.value)
     with pytest.raises(MissingPseudopotentialError, match="--functional lda"):
         lib.select(["Ga", "As"], "lda")
+    with pytest.raises(MissingPseudopotentialError) as no_recipe:
+        lib.select(["Ga"], "pbesol")  # no ld1.x recipe for PBEsol: no hint
+    assert "generate" not in str(no_recipe.value)
 
 
 def test_a_named_family_is_still_refused_with_generated_files(generated: Path) -> None:
