@@ -168,6 +168,12 @@ def test_a_file_failing_ld1_tests_is_not_installed(tmp_path: Path) -> None:
     with pytest.raises(EngineError, match=r"failed ld1\.x's tests and was not installed"):
         generate_pseudopotential("Mg", "pbe", pseudo, recipe=loose)
     assert not list(pseudo.glob("*.UPF"))
+    # regenerating over an installed file that now fails removes the old file too
+    stale = pseudo / "Mg.pbe-n-rrkjus_simwright.UPF"
+    stale.write_text("an earlier generation")
+    with pytest.raises(EngineError):
+        generate_pseudopotential("Mg", "pbe", pseudo, recipe=loose)
+    assert not stale.exists()
     assert (pseudo / "generated" / "Mg.pbe-n-rrkjus_simwright" / "test.out").is_file()
 
 

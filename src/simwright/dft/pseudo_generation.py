@@ -81,7 +81,8 @@ def generate_pseudopotential(
 
     Refused by name (:class:`ValidationError`) for an element without a recipe or a
     functional ld1.x recipes do not cover; :class:`EngineError` when ld1.x is missing,
-    fails, or its tests fail (nothing is installed then; the run folder is kept).
+    fails, or its tests fail (nothing is installed then, an earlier file of the same name
+    is removed, and the run folder is kept).
     """
     family = canonical_functional(functional)
     ld1_functional(family)
@@ -95,8 +96,9 @@ def generate_pseudopotential(
     pseudo_dir = Path(pseudo_dir)
     name = generated_file_name(recipe, family, kind)
     run_dir = run_folder(pseudo_dir, name)
-    if run_dir.exists():
+    if run_dir.exists():  # regenerating: the old file and its record go together
         shutil.rmtree(run_dir)
+        (pseudo_dir / name).unlink(missing_ok=True)
     run_dir.mkdir(parents=True)
     gen_out = _run_ld1(
         executable, run_dir, GENERATION_INPUT, render_generation(recipe, family, kind, name)
