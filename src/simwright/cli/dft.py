@@ -6,6 +6,7 @@ A Typer sub-app (``dft_app``) mounted by the main CLI::
     simwright dft params show degauss [--json]
     simwright dft recommend "Cu(111) slab with PBE" [--json]
     simwright dft validate pw.in|pw.in.yaml|DIR [--json]
+    simwright dft pseudo generate Ga --functional pbe [--kind us|paw] [--home DIR] [--json]
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ dft_app = typer.Typer(
 )
 params_app = typer.Typer(help="The pw.x parameter knowledge graph.", no_args_is_help=True)
 dft_app.add_typer(params_app, name="params")
+pseudo_app = typer.Typer(
+    help="Pseudopotentials: generate missing ones with ld1.x.", no_args_is_help=True
+)
+dft_app.add_typer(pseudo_app, name="pseudo")
 
 _out = Console(soft_wrap=True)
 _err = Console(stderr=True)
@@ -182,3 +187,32 @@ def _print_report(report: FileReport, named: bool) -> None:
         _out.print(f"{prefix}{p.severity}: {p.message}", markup=False, highlight=False)
     if not report.problems:
         _out.print(f"{prefix}no problems found", markup=False, highlight=False)
+
+
+@pseudo_app.command("generate")
+def pseudo_generate_cmd(
+    element: Annotated[str, typer.Argument(help="chemical symbol, e.g. Ga")],
+    functional: Annotated[str, typer.Option("--functional", "-f", help="pbe or lda")] = "pbe",
+    kind: Annotated[str, typer.Option("--kind", help="us (ultrasoft) or paw")] = "us",
+    home: Annotated[Path | None, typer.Option("--home", help="simwright home")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Generate a pseudopotential with ld1.x from simwright's recipe, test it (ld1.x's
+    transferability and ghost tests) and install it in <home>/pseudo with its provenance."""
+    # lazy: CLI start-up: `simwright --help` loads only cli/
+    from simwright.dft.pseudo_generation import generate_pseudopotential
+    from simwright.errors import ValidationError
+
+    try:
+        if kind not in ("us", "paw"):
+            raise ValidationError(f"--kind must be us or paw, not {kind!r}")
+        root = home.expanduser().resolve() if home else load_settings().home
+        made = generate_pseudopotential(
+            element, functional, root / "pseudo", kind="paw" if kind == "paw" else "us"
+        )
+    except SimwrightError as exc:
+        raise _fail(exc, json_out) from exc
+    if json_out:
+        _emit({"status": "ok", "file": str(made.path), "provenance": made.record})
+    else:
+        _out.print(made.summary(), markup=False, highlight=False)

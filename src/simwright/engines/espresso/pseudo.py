@@ -106,6 +106,9 @@ class PseudoInfo:
     rho_cutoff_ry: float | None
     core_correction: bool
     upf_version: int
+    generated_here: bool = False
+    """True when simwright generated the file with ld1.x and its provenance record
+    (sha256 included) is beside it: see :mod:`~simwright.engines.espresso.pseudo_generated`."""
 
     @property
     def name(self) -> str:
@@ -137,9 +140,10 @@ class PseudoInfo:
             else "no suggested cutoff"
         )
         rel = "fully relativistic" if self.fully_relativistic else self.relativistic
+        made = ", generated here by ld1.x" if self.generated_here else ""
         return (
             f"{self.name}: {self.element}, {self.functional}, {self.kind}, {rel}, "
-            f"Z_val={self.z_valence:g}, {cut}"
+            f"Z_val={self.z_valence:g}, {cut}{made}"
         )
 
 

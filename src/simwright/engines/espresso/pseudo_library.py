@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from simwright.engines.espresso.ld1_template import LD1_FUNCTIONALS
 from simwright.engines.espresso.pseudo import PseudoInfo, canonical_functional, read_upf_header
 from simwright.engines.espresso.pseudo_families import describe, family_filter
+from simwright.engines.espresso.pseudo_generated import provenance_of, run_folder
+from simwright.engines.espresso.pseudo_recipes import RECIPES
 from simwright.errors import ParseError, ValidationError
 
 SYSTEM_PSEUDO_DIR = Path("/usr/share/espresso/pseudo")
@@ -54,11 +57,23 @@ class MissingPseudopotentialError(ValidationError):
             if available
             else f"; there is no usable {element} file at all"
         )
-        super().__init__(f"no {wanted} for {element}: looked in {where}{have}")
+        hint = _generate_hint(element, functional)
+        super().__init__(f"no {wanted} for {element}: looked in {where}{have}{hint}")
         self.element = element
         self.functional = functional
         self.dirs = tuple(dirs)
         self.available = tuple(available)
+
+
+def _generate_hint(element: str, functional: str | None) -> str:
+    """How to make the missing file, when simwright has a recipe for the element."""
+    if element not in RECIPES or functional not in (None, *LD1_FUNCTIONALS):
+        return ""
+    fn = functional or "pbe"
+    return (
+        f"; generate one with `simwright dft pseudo generate {element} --functional {fn}` "
+        "(ld1.x, recorded as generated here)"
+    )
 
 
 def wfc_cutoff_needed(info: PseudoInfo) -> float:
@@ -120,9 +135,13 @@ class PseudoLibrary:
                 if not path.is_file():
                     continue
                 try:
-                    found.append(read_upf_header(path))
+                    info = read_upf_header(path)
                 except ParseError as exc:
                     skipped.append((path, str(exc)))
+                    continue
+                if provenance_of(path) is not None:
+                    info = replace(info, generated_here=True)
+                found.append(info)
         self.entries = tuple(found)
         self.skipped = tuple(skipped)
 
@@ -268,6 +287,12 @@ class PseudoLibrary:
             )
         chosen = tuple(min(per[e], key=lambda p: _rank(p, use_so)) for e in elements)
         extra = list(notes)
+        extra += [
+            f"pseudopotential: {p.name} for {p.element} was generated here with ld1.x "
+            f"(provenance in {run_folder(p.path.parent, p.name)})"
+            for p in chosen
+            if p.generated_here
+        ]
         if forced and spin_orbit is None:
             extra.append(
                 f"spin-orbit: only fully relativistic {family.upper()} pseudopotentials exist "

@@ -21,7 +21,6 @@ open-shell p atoms such as Si; the report says so.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -35,6 +34,7 @@ from typing_extensions import override
 
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.dft.request import DftRequest, Smearing, mentions_dft
+from simwright.engines.espresso.pseudo_generated import pseudo_record
 from simwright.engines.espresso.pw import locate_pseudo
 from simwright.engines.espresso.template import KPoints, PwInput, Species, Value
 from simwright.errors import EngineError, ValidationError
@@ -159,8 +159,7 @@ def consistent_settings(
         path = locate_pseudo(s.pseudo_file, dirs)
         if path is None:
             raise ValidationError(f"pseudopotential {s.pseudo_file} not found in {dirs}")
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        pseudos[s.symbol] = {"file": s.pseudo_file, "sha256": digest}
+        pseudos[s.symbol] = pseudo_record(path)
     return {
         "consistent_settings": True,
         "functional": functional,

@@ -11,7 +11,6 @@ writes as ``settings.json`` (with the files' sha256 and each run's mesh).
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -25,6 +24,7 @@ from pydantic import Field, model_validator
 from simwright.contract import SCHEMA_VERSION, Column, Table, read_table, write_table
 from simwright.dft.recommender import kpoint_mesh
 from simwright.dft.request import DftRequest, Smearing
+from simwright.engines.espresso.pseudo_generated import pseudo_record
 from simwright.engines.espresso.pw import PwRun, locate_pseudo
 from simwright.engines.espresso.template import KPoints, PwInput, Value
 from simwright.errors import EngineError, ValidationError
@@ -185,7 +185,7 @@ def settings_record(
         path = locate_pseudo(file, dirs)
         if path is None:
             raise ValidationError(f"pseudopotential {file} not found in {dirs}")
-        pseudos[element] = {"file": file, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+        pseudos[element] = pseudo_record(path)
     return {
         "consistent_settings": True,
         "functional": functional,
