@@ -56,6 +56,7 @@ CASES: tuple[tuple[str, str], ...] = (
     ("Cu", "Cu_mishin1.eam.alloy"),
     ("Al", "Al_zhou.eam.alloy"),
     ("Al", "Al_mm.eam.fs"),
+    ("Al", "AlCu.adp"),
     ("Si", "Si.tersoff"),
     ("Si", "Si.sw"),
 )
@@ -113,14 +114,17 @@ def deviation(value: float, reference: float | None) -> float | None:
     return None if reference is None else 100.0 * (value - reference) / reference
 
 
-def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
-    """All protocols for one element and engine."""
+def case(
+    element: str, engine: dict[str, str], home: Path, mlip_elastic: bool = False
+) -> dict[str, Any]:
+    """All protocols for one element and engine (an MLIP's elastic constants only when
+    ``mlip_elastic``: some 30 stress evaluations)."""
     label = engine.get("potential") or engine.get("calculator", "")
     paper = published_for(label, element)
     rows: list[dict[str, Any]] = []
     times: dict[str, float] = {}
     for proto, extra, wanted in RUNS:
-        if proto is elastic_constants.PROTOCOL and "potential" not in engine:
+        if proto is elastic_constants.PROTOCOL and "potential" not in engine and not mlip_elastic:
             continue
         values, wall = run_protocol(proto, {"element": element, **engine, **extra}, home)
         times[proto.name] = round(wall, 1)
@@ -133,6 +137,7 @@ def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
                     "property": name,
                     "computed": round(values[key], 4),
                     "published": own,
+                    "published_verified": paper is None or paper.verified(prop),
                     "dev_published_pct": _round(deviation(values[key], own)),
                     "experiment": exp,
                     "dev_experiment_pct": _round(deviation(values[key], exp)),
@@ -221,6 +226,37 @@ def defect_case(element: str, potential: str, home: Path, migration: bool) -> di
     return {"element": element, "engine": potential, "rows": rows, "wall_s": times}
 
 
+MLIP_VACANCY_RAW: dict[str, Any] = {"sizes": (2,)}
+"""The smallest cell only (2³ conventional cells: 32 atoms for fcc, 64 for Si): one
+size, so the report cannot show convergence in size."""
+
+
+def mlip_vacancy_case(element: str, calculator: str, home: Path) -> dict[str, Any]:
+    """``vacancy_formation_energy`` with an MLIP in the smallest cell, against experiment."""
+    values, wall = run_protocol(
+        vacancy_formation_energy.PROTOCOL,
+        {"element": element, "calculator": calculator, **MLIP_VACANCY_RAW},
+        home,
+    )
+    name = "vacancy_formation_energy"
+    exp = experiment_value(element, name)
+    row = {
+        "property": f"{name} (2³ cell)",
+        "computed": round(values[name], 4),
+        "published": None,
+        "dev_published_pct": None,
+        "experiment": None if exp is None else exp.value,
+        "experiment_verified": exp is not None and exp.verified,
+        "dev_experiment_pct": _round(deviation(values[name], None if exp is None else exp.value)),
+    }
+    return {
+        "element": element,
+        "engine": calculator,
+        "rows": [row],
+        "wall_s": {"vacancy_formation_energy": round(wall, 1)},
+    }
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -261,6 +297,13 @@ def main() -> None:
     parser.add_argument("--defects", action="store_true", help="the defect protocols instead")
     parser.add_argument("--migration", action="store_true", help="with --defects: add NEB")
     parser.add_argument("--elements", nargs="+", help="only these elements' cases")
+    parser.add_argument("--potentials", nargs="+", help="only these potential files' cases")
+    parser.add_argument(
+        "--mlip-only",
+        action="store_true",
+        help="with --mlip: only the MLIP, with its elastic constants (and --defects: the "
+        "vacancy in the smallest cell)",
+    )
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="simwright-solids-") as tmp:
@@ -272,16 +315,27 @@ def main() -> None:
             results = [phonon_case(element, engine, home) for element, engine in cases]
             print(markdown(results) if args.markdown else json.dumps(results, indent=2))
             return
+        elements = tuple(args.elements or ("Cu", "Al", "Si"))
+        cases = [
+            (e, pot)
+            for e, pot in CASES
+            if e in elements and (not args.potentials or pot in args.potentials)
+        ]
+        if args.mlip_only:
+            if not args.mlip:
+                parser.error("--mlip-only needs --mlip")
+            cases = []
         if args.defects:
-            cases = [(e, pot) for e, pot in CASES if not args.elements or e in args.elements]
             results = [defect_case(e, pot, home, args.migration) for e, pot in cases]
+            if args.mlip_only:
+                results += [mlip_vacancy_case(e, args.mlip, home) for e in elements]
             print(markdown(results) if args.markdown else json.dumps(results, indent=2))
             return
-        for element, potential in CASES:
+        for element, potential in cases:
             results.append(case(element, {"potential": potential}, home))
         if args.mlip:
-            for element in ("Cu", "Al", "Si"):
-                results.append(case(element, {"calculator": args.mlip}, home))
+            for element in elements:
+                results.append(case(element, {"calculator": args.mlip}, home, args.mlip_only))
     print(markdown(results) if args.markdown else json.dumps(results, indent=2))
 
 

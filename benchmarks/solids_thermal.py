@@ -53,6 +53,24 @@ CASES: dict[str, tuple[Protocol, dict[str, Any], tuple[str, ...]]] = {
         },
         ("melting_point",),
     ),
+    "melting_al_mm": (
+        melting_point.PROTOCOL,
+        {"element": "Al", "potential": "Al_mm.eam.fs"},
+        ("melting_point",),
+    ),
+    "melting_al_mishin": (
+        melting_point.PROTOCOL,
+        # Mishin et al.'s 1999 Al EAM (the Al part of AlCu.adp): a wide first bracket
+        # around 1000 K, since its T_m is not recorded here
+        {
+            "element": "Al",
+            "potential": "AlCu.adp",
+            "guess_k": 1000.0,
+            "bracket_fraction": 0.2,
+            "max_trials": 7,
+        },
+        ("melting_point",),
+    ),
     "alpha_cu": (
         thermal_expansion.PROTOCOL,
         {"element": "Cu", "potential": "Mishin EAM"},

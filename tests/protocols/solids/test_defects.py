@@ -292,6 +292,16 @@ def test_published_values_say_whether_they_were_checked_in_their_source() -> Non
         "vacancy_formation_energy",
         "surface_energy",
     ]
+    mishin_al = defect_references(
+        "AlCu.adp", "Al", ("vacancy_formation_energy", "surface_energy_111")
+    )
+    own_al = [r for r in mishin_al if r.citation.startswith("AlCu.adp published")]
+    assert [(r.quantity, r.value) for r in own_al] == [
+        ("vacancy_formation_energy", 0.675),
+        ("surface_energy_111", 0.870),
+    ]
+    assert "Apostol" in own_al[0].citation and "unverified" not in own_al[0].citation
+    assert "[unverified" in own_al[1].citation
     assert defect_references("Al_zhou.eam.alloy", "Al", ("surface_energy_111",))[
         0
     ].citation.startswith("experiment")
