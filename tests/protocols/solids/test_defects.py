@@ -185,6 +185,22 @@ def test_vacancy_formation_energy_of_copper_converges_to_the_paper(
 
 @needs_lammps
 @pytest.mark.slow
+def test_vacancy_formation_energy_of_mishin_aluminium_in_the_al_cu_adp_file(
+    tmp_path: Path, store: Store, settings: Settings
+) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        "protocol: vacancy_formation_energy\nparameters:\n  element: Al\n"
+        "  potential: AlCu.adp\n  sizes: [2, 3]\n"
+    )
+    result = run(resolve_request(str(path), PROTOCOLS), store, settings)
+    # Mishin et al. (1999) Al EAM: E_v = 0.675 eV (Apostol & Mishin, PRB 82, 144115 (2010))
+    assert result.values["vacancy_formation_energy"] == pytest.approx(0.675, abs=0.015)
+    assert any("AlCu.adp published" in r.citation for r in result.result.references)
+
+
+@needs_lammps
+@pytest.mark.slow
 def test_vacancy_formation_energy_from_a_spec_with_stillinger_weber(
     tmp_path: Path, store: Store, settings: Settings
 ) -> None:
