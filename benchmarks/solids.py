@@ -1,14 +1,16 @@
 """Solid-state protocols against the potentials' own published values and experiment.
 
 For Cu (Mishin et al. EAM, PRB 63, 224106 (2001)), Al (Zhou et al. EAM, Acta Mater. 49,
-4005 (2001), and ``Al_mm.eam.fs``, whose file names no paper; the Mishin Al potential
-is not shipped with LAMMPS) and Si (Tersoff,
+4005 (2001); ``Al_mm.eam.fs``, whose file names no paper; and ``AlCu.adp``, whose pure Al
+is Mishin et al.'s EAM, PRB 59, 3393 (1999)) and Si (Tersoff,
 PRB 37, 6991 (1988); Stillinger–Weber, PRB 31, 5262 (1985)), runs ``lattice_constant``,
 ``cohesive_energy`` and ``elastic_constants`` through the real Runner, Store and
 LAMMPS, and prints each computed value with the paper's value (where recorded), the
 experimental value (Kittel; Simmons & Wang) and the deviations, plus the wall time
 of each protocol. ``--mlip`` adds the lattice constant and cohesive energy with a
-universal MLIP (CHGNet or SevenNet-0) against experiment. ``--phonons`` runs the
+universal MLIP (CHGNet or SevenNet-0) against experiment; ``--mlip-only`` runs the MLIP
+alone, with its elastic constants (and, with ``--defects``, its vacancy formation energy
+in the smallest cell). ``--elements`` and ``--potentials`` select cases. ``--phonons`` runs the
 ``phonons`` protocol instead (Cu with the Mishin EAM and EMT, Si with Stillinger–Weber
 and Tersoff, and the MLIP when given) and compares the frequencies at X (Cu) and the
 optical frequency at Γ (Si) with experiment. ``--defects`` runs the
@@ -19,6 +21,7 @@ unverified there are marked ``(u)`` in the table).
 
     python benchmarks/solids.py [--markdown] [--mlip chgnet] [--phonons]
     python benchmarks/solids.py --defects [--migration] [--elements Si] [--markdown]
+    python benchmarks/solids.py [--defects] --mlip chgnet --mlip-only --elements Cu
 
 ``SIMWRIGHT_THREADS=1`` limits every engine (and an MLIP's torch) to one thread, the
 fastest choice on a busy machine.

@@ -2,8 +2,9 @@
 
 Runs, with their default sizes, through the real Runner, Store and LAMMPS (one MPI
 rank, one thread: ``--threads`` to change): the melting point of Cu (Mishin EAM,
-published 1327 K) and Al (Zhou EAM, no published value recorded) by two-phase
-coexistence (Al with a stated first bracket, 525–875 K), α and C_p of Cu at 300 K
+published 1327 K) and Al (Zhou EAM, no published value recorded, with a stated first
+bracket, 525–875 K; ``Al_mm.eam.fs``; Mishin's 1999 Al inside ``AlCu.adp``, 800–1200 K) by
+two-phase coexistence, α and C_p of Cu at 300 K
 (Mishin EAM) by an NPT scan, the lattice thermal conductivity of Si
 (Stillinger–Weber) by Müller-Plathe NEMD at three box lengths, and a deposition of
 Cu on Cu(001), and amorphous Si by melt–quench (Stillinger–Weber and Tersoff,
