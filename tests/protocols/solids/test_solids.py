@@ -120,6 +120,20 @@ def test_cohesive_energy_of_silicon_from_a_spec(
 
 
 @needs_lammps
+def test_mishin_aluminium_inside_the_al_cu_adp_file_matches_its_paper(
+    tmp_path: Path, store: Store, settings: Settings
+) -> None:
+    text = "protocol: cohesive_energy\nparameters:\n  element: Al\n  potential: AlCu.adp\n"
+    result = run(resolve_request(spec(tmp_path, text), PROTOCOLS), store, settings)
+    # Mishin et al., PRB 59, 3393 (1999): E_coh 3.36 eV, a 4.05 Å (fitted; recalled values)
+    assert result.values["cohesive_energy"].value == pytest.approx(3.36, abs=0.005)
+    assert result.values["lattice_constant"].value == pytest.approx(4.05, abs=0.003)
+    own = [r for r in result.references if r.citation.startswith("AlCu.adp published")]
+    assert {r.quantity for r in own} == {"cohesive_energy", "lattice_constant"}
+    assert all("Phys. Rev. B 59, 3393" in r.citation and "[unverified" in r.citation for r in own)
+
+
+@needs_lammps
 def test_elastic_constants_of_copper_from_a_spec_match_the_paper(
     tmp_path: Path, store: Store, settings: Settings
 ) -> None:
