@@ -190,3 +190,23 @@ def test_a_campaign_killed_at_random_moments_resumes_to_the_same_values(
         done = cstore.segments(state.id, state.chain_id)
         assert [s.seq for s in done] == list(range(1, state.cycles + 1))
         assert done[-1].local_end == state.local_steps
+
+
+def test_a_held_connection_the_server_dropped_is_replaced(store: Store, tmp_path: Path) -> None:
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("only a server can drop a session")
+    runner, campaign = _campaign(store, tmp_path)
+    cstore = runner.cstore
+    state = cstore.states(campaign)[0]
+    with cstore.holding():
+        cstore.add_segment(_segment(state, 1, "seg-0001"), state)
+        with store.engine.begin() as conn:  # another session ends the held one
+            conn.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        with pytest.raises(Exception, match=r"(?i)terminat|closed|connection"):
+            cstore.add_segment(_segment(state, 2, "seg-0002"), state)
+        cstore.add_segment(_segment(state, 3, "seg-0003"), state)  # on a fresh connection
+    seqs = [s.seq for s in cstore.segments(state.id, state.chain_id)]
+    assert seqs == [1, 3]

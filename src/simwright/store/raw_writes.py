@@ -17,6 +17,7 @@ records before or after it, never between.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -177,28 +178,54 @@ class RawConnection:
 
     def __init__(self, engine: Engine) -> None:
         self.dialect = engine.dialect
+        self._engine = engine
         self._pooled = engine.raw_connection()
         self._driver: Any = self._pooled.driver_connection
         self._sqlite = engine.dialect.name == "sqlite"
         self._lock = threading.Lock()
+        self._broken = False
+
+    def _replace_if_broken(self) -> None:
+        """After a failed rollback (a lost server connection), start on a fresh one."""
+        if self._broken:
+            self._pooled.invalidate()
+            self._pooled = self._engine.raw_connection()
+            self._driver = self._pooled.driver_connection
+            self._broken = False
 
     @contextmanager
     def transaction(self) -> Iterator[RawTransaction]:
         """One transaction: committed at the end of the block, rolled back on any error."""
         with self._lock:
+            self._replace_if_broken()
             cursor = self._driver.cursor()
             try:
                 if self._sqlite:  # explicit, whatever the driver's own transaction mode
                     cursor.execute("BEGIN")
                 yield RawTransaction(cursor, prepare=not self._sqlite)
             except BaseException:
-                self._driver.rollback()
+                self._rollback()
                 raise
             else:
                 self._driver.commit()
             finally:
-                cursor.close()
+                _close_quietly(cursor)
+
+    def _rollback(self) -> None:
+        try:
+            self._driver.rollback()
+        except Exception:  # the connection itself is gone: replaced before the next transaction
+            self._broken = True
+        if getattr(self._driver, "closed", False):  # psycopg: the server ended the session
+            self._broken = True
 
     def close(self) -> None:
-        """Give the connection back to the engine's pool."""
+        """Give the connection back to the engine's pool (dropped if it broke)."""
+        if self._broken:
+            self._pooled.invalidate()
         self._pooled.close()
+
+
+def _close_quietly(cursor: Any) -> None:
+    with contextlib.suppress(Exception):  # a cursor of a lost connection: nothing to release
+        cursor.close()
