@@ -6,6 +6,10 @@ counters, an event and the state's ``needs_review``, a review and its effect,
 are written together. A state is read as a :class:`StateView` value and updated
 only if its status is still the one read (compare-and-set), after
 :func:`check_transition`. Other rows are returned detached; treat them as values.
+The write of every cycle (:meth:`CampaignStore.add_segment`) runs on the database
+driver itself (:mod:`simwright.store.raw_writes`), on the connection
+:meth:`CampaignStore.holding` keeps while a campaign runs; everything else goes
+through SQLAlchemy.
 """
 
 from __future__ import annotations
