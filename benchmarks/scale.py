@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import json
 import multiprocessing as mp
+import os
 import secrets
 import sys
 import tempfile
@@ -55,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
 from campaign import DEMO, synthetic_spec
+from cycle_profile import TimedEngine
 
 S = StateStatus
 
@@ -201,8 +203,9 @@ def store_section(tmp: Path, new_pg: Callable[[], str] | None, count: int) -> li
 
 
 def _bookkeeping(url: str, root: str, tag: str, systems: int, start: Any, out: Any) -> None:
-    """One writer process: a synthetic campaign through the real runner."""
-    engine = SyntheticEngine()
+    """One writer process: a synthetic campaign through the real runner (the engine's
+    own CPU timed apart)."""
+    engine = TimedEngine()
     spec = parse_spec(synthetic_spec(systems, 5, 200), f"bench{tag}", engine)
     store = Store(url)
     runner = CampaignRunner(store, engine, root=Path(root) / f"c{tag}")
@@ -213,7 +216,9 @@ def _bookkeeping(url: str, root: str, tag: str, systems: int, start: Any, out: A
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     cycles = len(runner.cstore.campaign_segments(campaign))
     store.close()
-    out.put({"status": status, "cycles": cycles, "wall_s": wall, "cpu_s": cpu})
+    out.put(
+        {"status": status, "cycles": cycles, "wall_s": wall, "cpu_s": cpu, "engine_s": engine.cpu_s}
+    )
 
 
 def bookkeeping_section(tmp: Path, new_pg: Callable[[], str] | None, systems: int) -> list[dict]:
@@ -228,6 +233,7 @@ def bookkeeping_section(tmp: Path, new_pg: Callable[[], str] | None, systems: in
         assert all(r["status"] == "completed" for r in results), results
         cycles = sum(r["cycles"] for r in results)
         cpu = sum(r["cpu_s"] for r in results)
+        engine_cpu = sum(r["engine_s"] for r in results)
         row = {
             "backend": backend,
             "writers": writers,
@@ -235,6 +241,10 @@ def bookkeeping_section(tmp: Path, new_pg: Callable[[], str] | None, systems: in
             "wall_s": round(wall, 2),
             "cycles_per_s": round(cycles / wall, 1),
             "cycles_per_cpu_s": round(cycles / cpu, 1),
+            "cpu_ms_per_cycle": round(1e3 * cpu / cycles, 3),
+            "engine_cpu_share": round(engine_cpu / cpu, 3),
+            "bookkeeping_cpu_ms_per_cycle": round(1e3 * (cpu - engine_cpu) / cycles, 3),
+            "load": round(os.getloadavg()[0], 1),
         }
         print(json.dumps({"bookkeeping": row}), flush=True)
         rows.append(row)

@@ -6,14 +6,19 @@ counters, an event and the state's ``needs_review``, a review and its effect,
 are written together. A state is read as a :class:`StateView` value and updated
 only if its status is still the one read (compare-and-set), after
 :func:`check_transition`. Other rows are returned detached; treat them as values.
+The write of every cycle (:meth:`CampaignStore.add_segment`) runs on the database
+driver itself (:mod:`simwright.store.raw_writes`), on the connection
+:meth:`CampaignStore.holding` keeps while a campaign runs; everything else goes
+through SQLAlchemy.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Final, cast
 
@@ -32,6 +37,7 @@ from simwright.store.models_campaign import (
     CampaignSegmentRow,
     CampaignStateRow,
 )
+from simwright.store.raw_writes import RawCompareAndSet, RawConnection, RawInsert, RawTransaction
 from simwright.store.store import Store
 
 StateFields = dict[str, Any]
@@ -92,9 +98,8 @@ _UPDATE_STATE = _STATES.update().where(
 )
 """Compare-and-set update of a state: only while its status is the one read."""
 _UPDATE_SEGMENT = _SEGMENTS.update().where(_SEGMENTS.c.id == bindparam("b_id"))
-_INSERT_SEGMENT = _SEGMENTS.insert()
-"""Built once: a new statement object per cycle would be compiled-cache-keyed each time."""
 _STATE_NAMES: Final = frozenset(STATE_FIELDS)
+_SEGMENT_PATHS: Final = PATH_COLUMNS[CampaignSegmentRow]
 
 
 def _view(row: Any) -> StateView:
@@ -113,6 +118,44 @@ class CampaignStore:
         self.store = store
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
         self.paths = CampaignPaths(store.roots.campaigns, self._sessions)
+        dialect = store.engine.dialect
+        self._insert_segment = RawInsert(_SEGMENTS, dialect)
+        self._set_state_raw = RawCompareAndSet(_STATES, dialect, guard="status")
+        self._held: RawConnection | None = None
+        self._holders = 0
+        self._hold_lock = threading.Lock()
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """Hold one database connection for the cycles' writes while the block runs
+        (a campaign's run): no connection checkout per cycle. Nests; thread-safe."""
+        with self._hold_lock:
+            if self._holders == 0:
+                self._held = RawConnection(self.store.engine)
+            self._holders += 1
+        try:
+            yield
+        finally:
+            with self._hold_lock:
+                self._holders -= 1
+                if self._holders == 0 and self._held is not None:
+                    self._held.close()
+                    self._held = None
+
+    @contextmanager
+    def _raw(self) -> Iterator[RawTransaction]:
+        """One raw transaction: on the held connection, or on one checked out for it."""
+        held = self._held
+        if held is not None:
+            with held.transaction() as tx:
+                yield tx
+            return
+        connection = RawConnection(self.store.engine)
+        try:
+            with connection.transaction() as tx:
+                yield tx
+        finally:
+            connection.close()
 
     def directory(self, campaign_id: str) -> Path:
         """The absolute directory of a campaign."""
@@ -251,13 +294,16 @@ class CampaignStore:
         ``via`` is a status the state passes through on the way (``analyzing``).
         """
         segment = dict(segment)
-        self.paths.relative_fields(state.campaign_id, segment, PATH_COLUMNS[CampaignSegmentRow])
-        with self.store.engine.begin() as conn:
-            result = conn.execute(_INSERT_SEGMENT, segment)
-            new_state = _set_state(conn, state, changes, via) if changes else state
-            key = result.inserted_primary_key
-            assert key is not None
-            return int(key[0]), new_state
+        self.paths.relative_fields(state.campaign_id, segment, _SEGMENT_PATHS)
+        values = _checked(state, changes, via) if changes else None
+        with self._raw() as tx:
+            segment_id = tx.insert(self._insert_segment, segment)
+            if values is None:
+                return segment_id, state
+            stamped = {**values, "updated_at": utcnow()}
+            if not tx.compare_and_set(self._set_state_raw, stamped, state.id, state.status):
+                raise _changed_by_someone_else(state)
+        return segment_id, _with(state, values)
 
     def update_segment(
         self, segment_id: int, state: StateView, changes: StateFields, **segment: Any
@@ -398,22 +444,39 @@ def _get(session: Session, model: type[Any], key: Any) -> Any:
     return row
 
 
-def _set_state(
-    conn: Connection, state: StateView, changes: StateFields, via: StateStatus | None = None
-) -> StateView:
-    """Update one state if it is still as ``state`` says (compare-and-set on its status)."""
+def _checked(state: StateView, changes: StateFields, via: StateStatus | None) -> StateFields:
+    """``changes`` to a state, checked: known fields, an allowed status transition."""
     values = dict(changes)
-    unknown = values.keys() - _STATE_NAMES
-    if unknown:
+    if not _STATE_NAMES.issuperset(values):
+        unknown = values.keys() - _STATE_NAMES
         raise CampaignError(f"campaign state has no field(s) {', '.join(sorted(unknown))}")
     if "status" in values:
         passed = check_transition(state.status, via) if via is not None else state.status
         values["status"] = str(check_transition(passed, values["status"]))
+    return values
+
+
+def _changed_by_someone_else(state: StateView) -> CampaignError:
+    return CampaignError(
+        f"state {state.system}/{state.condition} is no longer {state.status}: "
+        "it was changed by someone else"
+    )
+
+
+def _with(state: StateView, values: StateFields) -> StateView:
+    """``state`` with ``values`` (already checked field names): a new value."""
+    fields_ = dict(state.__dict__)
+    fields_.update(values)
+    return StateView(**fields_)
+
+
+def _set_state(
+    conn: Connection, state: StateView, changes: StateFields, via: StateStatus | None = None
+) -> StateView:
+    """Update one state if it is still as ``state`` says (compare-and-set on its status)."""
+    values = _checked(state, changes, via)
     params = {**values, "updated_at": utcnow(), "b_id": state.id, "b_status": state.status}
     result = conn.execute(_UPDATE_STATE, params)
     if result.rowcount != 1:
-        raise CampaignError(
-            f"state {state.system}/{state.condition} is no longer {state.status}: "
-            "it was changed by someone else"
-        )
-    return replace(state, **values)
+        raise _changed_by_someone_else(state)
+    return _with(state, values)

@@ -143,7 +143,7 @@ class CampaignRunner:
     ) -> CampaignOutcome:
         """Advance the campaign until nothing can run (or the limits are reached)."""
         ctx = self.context(campaign_id)
-        with campaign_lock(ctx.directory):
+        with campaign_lock(ctx.directory), self.cstore.holding():
             self.cstore.set_campaign_status(ctx.campaign.id, "running")
             escalator = Escalator(ctx)
             try:
