@@ -10,6 +10,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, cast
 
@@ -149,6 +150,30 @@ def _accepted(cstore: CampaignStore, campaign: str) -> list[tuple[str, str, str,
     ]
 
 
+def _segment_count(store: Store, campaign: str) -> int:
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(SEGMENTS.c.id).where(SEGMENTS.c.campaign_id == campaign))
+        return len(rows.fetchall())
+
+
+def _kill_after_progress(
+    proc: subprocess.Popen[str], store: Store, campaign: str, rng: random.Random
+) -> bool:
+    """SIGKILL ``proc`` a random moment after it has committed 1–4 more segments (by
+    progress, not by the clock, so that a fast machine cannot finish first); False when
+    the campaign ended before that."""
+    target = _segment_count(store, campaign) + rng.randint(1, 4)
+    deadline = time.monotonic() + 300
+    while _segment_count(store, campaign) < target:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    time.sleep(rng.uniform(0.0, 0.01))  # somewhere inside the next cycle
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    return True
+
+
 @pytest.mark.slow
 def test_a_campaign_killed_at_random_moments_resumes_to_the_same_values(
     store: Store, tmp_path: Path
@@ -169,13 +194,10 @@ def test_a_campaign_killed_at_random_moments_resumes_to_the_same_values(
     kills = 0
     for attempt in range(7):  # six runs killed at random moments, then one to the end
         proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
-        try:
-            out, _ = proc.communicate(timeout=rng.uniform(1.2, 3.0) if attempt < 6 else 300)
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGKILL)
-            proc.communicate()
+        if attempt < 6 and _kill_after_progress(proc, store, campaign, rng):
             kills += 1
             continue
+        out, _ = proc.communicate(timeout=300)
         assert proc.returncode == 0
         assert out.strip() == "completed"
         break
