@@ -19,7 +19,11 @@ its suggested cutoff) and AFM-II NiO with PBE+U, U = 6.2 eV (35 Ry, k-spacing 0.
 Ni moment in pw.x's integration sphere).
 
     python benchmarks/dft_properties.py [--quick] [--only TEXT] [--box 12] [--json out.json]
-        [--ranks N] [--home DIR]
+        [--ranks N] [--home DIR] [--set KEY=JSON ...]
+
+``--set`` overrides one parameter of the selected cases (a JSON value), e.g.
+``--set slab_layers=[5,6,7] --set kspacing_inv_a=0.2``; the overrides are printed and
+stored in the JSON rows, so a figure can be traced to its settings.
 """
 
 from __future__ import annotations
@@ -188,6 +192,20 @@ def run_case(
     return row
 
 
+def overrides(pairs: list[str]) -> dict[str, Any]:
+    """``KEY=JSON`` pairs as parameters (a value that is not JSON is kept as text)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--set wants KEY=VALUE, not {pair!r}")
+        try:
+            out[key] = json.loads(text)
+        except json.JSONDecodeError:
+            out[key] = text
+    return out
+
+
 def main() -> None:
     """Run the cases and print a table (and JSON with ``--json``)."""
     ap = argparse.ArgumentParser(description=__doc__)
@@ -197,15 +215,26 @@ def main() -> None:
     ap.add_argument("--box", type=float, default=12.0, help="edge of the atoms' box (Å)")
     ap.add_argument("--ranks", type=int, default=1, help="MPI ranks of each pw.x run")
     ap.add_argument("--home", type=Path, help="keep the runs here (default: a temporary folder)")
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="KEY=JSON", help="override a parameter"
+    )
     args = ap.parse_args()
     extra = {"box_a": args.box, **(QUICK if args.quick else {})}
+    forced = overrides(args.set)
+    if forced:
+        print(f"overrides: {forced}", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="simwright-dft-props-") as tmp:
         home = args.home or Path(tmp)
         for text, proto, case_extra, key in CASES:
             if args.only not in text:
                 continue
-            row = run_case(text, proto, {**extra, **case_extra}, key, home, args.ranks)
+            unknown = set(forced) - set(proto.parameters.model_fields)
+            if unknown:
+                raise SystemExit(f"{proto.name} has no parameter {', '.join(sorted(unknown))}")
+            row = run_case(text, proto, {**extra, **case_extra, **forced}, key, home, args.ranks)
+            if forced:
+                row["overrides"] = forced
             rows.append(row)
             shown = f"{row['value']} {row['unit']}" if "value" in row else row.get("error", "")
             print(f"{row['status']:<10} {row['wall_s']:>7.1f} s  {text:<44} {shown}", flush=True)
