@@ -6,7 +6,12 @@ per atom of the *oriented* bulk cell: the slab's own in-plane cell stacked perio
 along the normal with one stacking period (fcc(111) 3 layers, bcc(111) 3, others 2), so
 that the bulk reference uses the **same in-plane k-mesh** as the slabs (and the same
 spacing along the normal). Slab-thickness convergence is reported as γ(N) for each N and
-the change between the two thickest slabs; the value is the thickest slab's.
+the change between the two thickest slabs; the value is the thickest slab's. With three
+or more slabs the report also gives the cross-check of Fiorentini and Methfessel (J. Phys.:
+Condens. Matter 8, 6525 (1996)): a straight line fitted to E_slab(N) gives a bulk energy
+per atom (its slope) and a surface energy (its intercept / 2A) that do not depend on the
+bulk run; a slope far from ε_bulk points at an inconsistent bulk reference, a scatter
+about the line at quantum-size oscillations of the thin slabs.
 
 Every input is derived from the recommended input of the thickest slab (same cutoffs,
 files, smearing — Gaussian 0.01 Ry unless given — and functional); ``settings.json``
@@ -135,6 +140,28 @@ def surface_area(structure: Structure) -> float:
 
 
 @dataclass(frozen=True)
+class SlabFit:
+    """Straight line through the slab energies: E_slab(N) ≈ N ε + 2Aγ."""
+
+    bulk_energy_per_atom_ev: float
+    surface_energy_ev_a2: float
+    largest_residual_ev: float
+
+
+def slab_line_fit(slab_energies_ev: dict[int, float], area_a2: float) -> SlabFit | None:
+    """Least-squares line through ``{layers: E_slab}`` (eV; one atom per layer of the
+    surface cell): its slope is a bulk energy per layer, its intercept 2Aγ. None for
+    fewer than three slabs (two points fit any line)."""
+    if len(slab_energies_ev) < 3:
+        return None
+    layers = np.array(sorted(slab_energies_ev), dtype=float)
+    energy = np.array([slab_energies_ev[int(n)] for n in layers])
+    slope, intercept = np.polyfit(layers, energy, 1)
+    residual = energy - (slope * layers + intercept)
+    return SlabFit(float(slope), float(intercept) / (2 * area_a2), float(np.abs(residual).max()))
+
+
+@dataclass(frozen=True)
 class SurfaceRecommend(Step):
     """Recommend the thickest slab's input; the others are derived from it."""
 
@@ -227,6 +254,26 @@ class SurfaceReport(Step):
         values["surface_energy_ev_a2"] = Quantity(gamma, "eV/Å^2", source=src)
         values["bulk_energy_per_atom"] = Quantity(e_bulk, "eV", source=src)
         notes = []
+        per_layer = energy[f"slab-{max(gammas)}"][1] // max(gammas)
+        fit = slab_line_fit(
+            {n: energy[f"slab-{n}"][0] / per_layer for n in gammas}, area / per_layer
+        )
+        if fit is not None:
+            values["surface_energy_line_fit"] = Quantity(
+                fit.surface_energy_ev_a2 * EV_A2_TO_J_M2, "J/m^2", source=src
+            )
+            values["bulk_energy_per_atom_line_fit"] = Quantity(
+                fit.bulk_energy_per_atom_ev, "eV", source=src
+            )
+            values["line_fit_largest_residual"] = Quantity(
+                fit.largest_residual_ev, "eV", source=src
+            )
+            notes.append(
+                f"line fit of E_slab(N) (Fiorentini–Methfessel): γ = "
+                f"{fit.surface_energy_ev_a2 * EV_A2_TO_J_M2:.3f} J/m², bulk energy "
+                f"{(fit.bulk_energy_per_atom_ev - e_bulk) * 1000:+.1f} meV/atom from the "
+                f"oriented bulk run, largest residual {fit.largest_residual_ev * 1000:.1f} meV"
+            )
         if len(gammas) > 1:
             n_a, n_b = sorted(gammas)[-2:]
             change = abs(gammas[n_b] - gammas[n_a]) * EV_A2_TO_J_M2
