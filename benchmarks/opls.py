@@ -30,8 +30,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from simwright.analysis.einstein import einstein_diffusion
+from simwright.analysis.transport import remove_system_drift
 from simwright.graph import Runner
+from simwright.protocols.electrolytes.classical import forcefield as classical_forcefield
 from simwright.protocols.electrolytes.diffusivity import PROTOCOL as ELECTROLYTE
+from simwright.protocols.electrolytes.msd import species_centres
+from simwright.protocols.electrolytes.params import NORMAL_TIMESTEP_FS, composition
 from simwright.protocols.liquids import density
 from simwright.protocols.registry import Protocol
 from simwright.settings import Settings
@@ -130,6 +137,49 @@ def run_case(name: str, scale: float, home: Path, threads: int) -> dict[str, Any
     return row
 
 
+def partial_production(name: str, scale: float, production_dir: Path) -> dict[str, Any]:
+    """D of every species from the frames an unfinished NVT production has written so far.
+
+    Reads ``traj.dcd`` in ``production_dir`` (the run's ``LammpsProduction`` step folder,
+    complete frames only) and applies the protocol's own analysis (system drift removed,
+    molecular centres, Einstein fit over 10–67 % of the lags, block errors). For a run
+    stopped before its end; the protocol's report is the answer for a finished one.
+    """
+    from MDAnalysis.coordinates.DCD import DCDReader
+
+    protocol, raw = CASES[name](scale)
+    params = protocol.validate(raw)
+    comp = composition(params)
+    ff = classical_forcefield(params)
+    types = [
+        t
+        for m, n in comp.components
+        for _ in range(n)
+        for t in next(x.atom_types for x in ff.molecules if x.name == m.name)
+    ]
+    masses = np.array([ff.atom_types[ff.type_id(t) - 1].mass_amu for t in types])
+    reader = DCDReader(str(production_dir / "traj.dcd"))
+    positions = np.array([ts.positions.astype(np.float64) for ts in reader])
+    reader.close()
+    every = max(1, round(params.frame_interval_fs / NORMAL_TIMESTEP_FS))
+    row: dict[str, Any] = {
+        "case": name,
+        "frames": int(positions.shape[0]),
+        "production_ps": positions.shape[0] * every * NORMAL_TIMESTEP_FS / 1000.0,
+        "composition": comp.describe(),
+    }
+    unwrapped = remove_system_drift(positions, masses)
+    for label, centres in species_centres(comp, unwrapped, masses):
+        fit = einstein_diffusion(centres, NORMAL_TIMESTEP_FS, every, n_blocks=params.n_blocks)
+        row[label] = {
+            "d_1e-6_cm2_s": round(10.0 * fit.d_1e5_cm2_s, 4),
+            "block_err": round(10.0 * fit.d_err_1e5_cm2_s, 4),
+            "r2": round(fit.r2, 4),
+            "n": int(centres.shape[1]),
+        }
+    return row
+
+
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> None:
     """Run the named cases (default all) and print one JSON row each."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -139,7 +189,15 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> N
     parser.add_argument(
         "--keep", type=Path, help="run in DIR/CASE and keep its store and files (default: temp)"
     )
+    parser.add_argument(
+        "--partial",
+        type=Path,
+        help="analyse the frames so far in this production step folder (one electrolyte case)",
+    )
     args = parser.parse_args(argv)
+    if args.partial is not None:
+        out(json.dumps(partial_production(args.cases[0], args.scale, args.partial)))
+        return
     for name in args.cases or list(CASES):
         if name not in CASES:
             raise SystemExit(f"unknown case {name!r}; known: {', '.join(CASES)}")
