@@ -4,7 +4,8 @@ Cases (each through the real protocol: PACKMOL, LAMMPS, freud), with the targets
 issue 14 (density 1 %, D 10 %, viscosity 20 %):
 
 - ``density_spce``, ``density_tip4p2005``: density at 298.15 K, 1 atm against 0.994 and
-  0.993 g/cm³ (C. Vega, J. L. F. Abascal, PCCP 13, 19663 (2011), Table 2).
+  0.993 g/cm³ (C. Vega, J. L. F. Abascal, PCCP 13, 19663 (2011), Table 2). Both models
+  run with the LJ tail correction, as those values were computed.
 - ``diffusion_spce``, ``diffusion_tip4p2005``: D of 216 molecules against 2.49 (SPC/E,
   P. Mark, L. Nilsson, J. Phys. Chem. A 105, 9954 (2001); not re-checked here) and
   2.08 × 10⁻⁵ cm²/s (TIP4P/2005 with 216 molecules, J. L. F. Abascal, C. Vega, JCP 123,

@@ -1,5 +1,6 @@
-"""TIP3P, TIP4P/2005 and Tosi–Fumi NaCl: parameters from their papers, rendered inputs
-that pass the safety policy, and short real LAMMPS runs with physics checks."""
+"""TIP3P, TIP4P/2005, SPC/E's LJ tail option and Tosi–Fumi NaCl: parameters from their
+papers, rendered inputs that pass the safety policy, and short real LAMMPS runs with
+physics checks."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from simwright.forcefields import (
     Tip4pSite,
     get_forcefield,
     nacl_tosi_fumi,
+    spce,
     tip3p,
     tip4p2005,
 )
@@ -26,6 +28,7 @@ from simwright.structure import Structure
 from simwright.units import KB_EV_K
 
 EV_PER_KCAL_MOL = 4.184 / 96.48533212
+BAR_PER_EV_A3 = 1.602176634e6
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +145,40 @@ def test_rendered_inputs_pass_the_safety_policy(name: str, tmp_path: Path) -> No
     for spec in specs:
         check_template(render_input(spec, ff, DataStart()), tmp_path)  # raises if refused
     assert (tmp_path / "in.lammps").read_text().count(ff.pair_style.kind) == 1
+
+
+def test_spce_has_the_lj_tail_correction_by_default_and_says_so() -> None:
+    on, off = get_forcefield("SPC/E"), spce(tail=False)
+    assert on.pair_style.tail and not off.pair_style.tail
+    spec = MDSpec("nvt", 10, temperature_k=298.0)
+    assert "pair_modify     shift no tail yes\n" in render_input(spec, on, DataStart())
+    assert "pair_modify     shift no tail no\n" in render_input(spec, off, DataStart())
+    assert "tail correction on (pair_modify shift no tail yes)" in on.pair_style.describe()
+    assert "tail correction off" in off.pair_style.describe() and "off" in off.description
+
+
+def test_spce_tail_correction_matches_the_analytic_lj_tail(
+    launcher: LammpsLauncher, tmp_path: Path
+) -> None:
+    """LAMMPS' energy and pressure with the tail minus without it equal the mean-field
+    integrals of the O–O LJ beyond the cutoff: E = (8/3)πNρεσ³[(σ/r_c)⁹/3 − (σ/r_c)³],
+    P = (16/3)πρ²εσ³[(2/3)(σ/r_c)⁹ − (σ/r_c)³]."""
+    water = water_grid(3, 3.1, 1.0, 109.47)
+    spec = MDSpec("nve", 1, 1.0, thermo_every=1, write_restart=False)
+    thermo = {
+        tail: run_segment(
+            launcher, spec, spce(cutoff_a=4.6, tail=tail), tmp_path / str(tail), structure=water
+        ).thermo
+        for tail in (True, False)
+    }
+    oxygen = spce().atom_types[0].lj
+    assert oxygen is not None
+    n, volume = 27, (3 * 3.1) ** 3
+    rho, x = n / volume, oxygen.sigma_a / 4.6
+    eps_sigma3 = oxygen.epsilon_ev * oxygen.sigma_a**3
+    e_tail = 8.0 / 3.0 * np.pi * n * rho * eps_sigma3 * (x**9 / 3.0 - x**3)
+    p_tail = 16.0 / 3.0 * np.pi * rho**2 * eps_sigma3 * (2.0 / 3.0 * x**9 - x**3)
+    d_energy = thermo[True]["potential_energy"][0] - thermo[False]["potential_energy"][0]
+    d_pressure = thermo[True]["pressure"][0] - thermo[False]["pressure"][0]
+    assert e_tail < 0 and d_energy == pytest.approx(e_tail, rel=1e-4)
+    assert d_pressure == pytest.approx(p_tail * BAR_PER_EV_A3, rel=1e-3)

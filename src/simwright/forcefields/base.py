@@ -186,6 +186,15 @@ class PairStyle:
         """True when the pair style includes electrostatics."""
         return self.kind != "lj/cut"
 
+    def describe(self) -> str:
+        """The cutoff and both LJ options in words, for a report's method line."""
+        return (
+            f"{self.kind} cut at {self.cutoff_a:g} Å, LJ "
+            f"{'shifted' if self.shift else 'not shifted'}, long-range LJ tail correction "
+            f"{'on' if self.tail else 'off'} (pair_modify shift {'yes' if self.shift else 'no'} "
+            f"tail {'yes' if self.tail else 'no'})"
+        )
+
 
 @dataclass(frozen=True)
 class KSpace:

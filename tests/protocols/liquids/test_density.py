@@ -35,6 +35,7 @@ def test_tip4p2005_density_is_sampled_extended_and_reported(store, settings) -> 
     report = next(a for a in out.result.artifacts if a.kind == "report")
     text = (settings.runs_path / out.run_id / report.path).read_text()
     assert "Abascal" in text and "WARNING" in text
+    assert "long-range LJ tail correction on (pair_modify shift no tail yes)" in text
 
 
 def test_density_parameters_and_requests() -> None:

@@ -219,7 +219,8 @@ class Report(Step):
                 method=(
                     f"NPT (Nosé–Hoover thermostat and barostat) at {p.state()}, "
                     f"{p.timestep_fs:g} fs; {p.liquid.forcefield} force field "
-                    f"({p.forcefield.reference}). Mean over the sampling segments; "
+                    f"({p.forcefield.reference}; {p.forcefield.pair_style.describe()}). "
+                    "Mean over the sampling segments; "
                     "convergence by block averages and a linear drift test."
                 ),
                 artifacts=self.thermo,

@@ -14,6 +14,7 @@ import numpy as np
 from simwright.contract import Table, read_table
 from simwright.graph import RunContext
 from simwright.protocols.liquids.references import DIFFUSION
+from simwright.protocols.md_systems import SYSTEMS, forcefield_of
 from simwright.reporting import plot_xy
 from simwright.results import ArtifactRef, ProtocolResult, Quantity, Reference
 from simwright.steps.report import report_result
@@ -122,7 +123,8 @@ def build(
         f"{params.production_ps:g} ps at {params.timestep_fs:g} fs with the linear momentum "
         f"zeroed. MSD over all time origins (freud), linear fit over {a['fit_start_fs']:.0f}–"
         f"{a['fit_end_fs']:.0f} fs; D = slope/6; uncertainty = standard deviation of D over "
-        f"{a['n_blocks']} time blocks."
+        f"{a['n_blocks']} time blocks. Force field {SYSTEMS[params.system].forcefield}: "
+        f"{forcefield_of(SYSTEMS[params.system]).pair_style.describe()}."
     )
     return report_result(
         ctx,

@@ -55,8 +55,9 @@ DENSITY: Final[dict[str, tuple[Reference, ...]]] = {
     },
 }
 """Densities at 298 K and 1 bar (the models' own values were computed with Ewald sums
-and long-range LJ corrections; simwright's SPC/E and TIP3P defaults have no LJ tail
-correction, which lowers the density by a few tenths of a percent)."""
+and long-range LJ corrections; simwright's SPC/E and TIP4P/2005 run with the LJ tail
+correction, as published, while TIP3P has none, which lowers its density by a few tenths
+of a percent to about one percent)."""
 
 VISCOSITY: Final[dict[str, tuple[Reference, ...]]] = {
     "spce_water": (

@@ -284,7 +284,8 @@ class Report(Step):
                     "diagonal terms, Daivis–Evans weights, no sample mean subtracted); plateau "
                     f"{t0:.2f}–{t1:.2f} ps by the first-flat-window rule; Helfand moments "
                     f"fitted over {float(a['helfand_fit_start_fs']) / 1000:.1f}–"
-                    f"{float(a['helfand_fit_end_fs']) / 1000:.1f} ps."
+                    f"{float(a['helfand_fit_end_fs']) / 1000:.1f} ps. Force field "
+                    f"{p.liquid.forcefield}: {p.forcefield.pair_style.describe()}."
                 ),
                 artifacts=(self.viscosity, plot_ref, *self.thermo),
                 references=VISCOSITY.get(p.system, ()),
