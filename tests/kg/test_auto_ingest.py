@@ -67,25 +67,26 @@ def _cli(home: Path, *args: str, **env: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def h2_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def h2_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float]:
     """A home where one real GFN2-xTB run of H2 completed through ``simwright run``,
-    and the run's id."""
+    the run's id and the entropy it reported."""
     home = tmp_path_factory.mktemp("auto") / "home"
     out = _cli(home, "run", H2)
     assert out["status"] == "completed"
-    return home, out["run_id"]
+    return home, out["run_id"], out["results"]["entropy"]["value"]
 
 
 @needs_xtb
-def test_a_completed_run_is_queried_without_an_ingest_command(h2_run: tuple[Path, str]) -> None:
-    h2_home, run_id = h2_run
+def test_a_completed_run_is_queried_without_an_ingest_command(
+    h2_run: tuple[Path, str, float],
+) -> None:
+    h2_home, run_id, entropy = h2_run
     rows = _cli(h2_home, "kg", "query", MOLECULE_VALUES)["rows"]
     assert [(r["id"], r["smiles"], r["key"]) for r in rows] == [
         (run_id, "[H][H]", "UFHFLCQGNIYNRP-UHFFFAOYSA-N")
     ]
     # the same entropy the run reported, in the graph
-    shown = _cli(h2_home, "show", run_id)
-    assert rows[0]["v"] == pytest.approx(shown["results"]["entropy"]["value"])
+    assert rows[0]["v"] == pytest.approx(entropy)
 
     before = GraphFile.in_home(h2_home).path.read_bytes()
     again = _cli(h2_home, "kg", "ingest", run_id)
@@ -94,8 +95,8 @@ def test_a_completed_run_is_queried_without_an_ingest_command(h2_run: tuple[Path
 
 
 @needs_xtb
-def test_switched_off_a_run_leaves_the_graph_as_it_was(h2_run: tuple[Path, str]) -> None:
-    h2_home, first = h2_run
+def test_switched_off_a_run_leaves_the_graph_as_it_was(h2_run: tuple[Path, str, float]) -> None:
+    h2_home, first, _ = h2_run
     graph = GraphFile.in_home(h2_home).path
     before = graph.read_bytes()
     out = _cli(h2_home, "run", H2, SIMWRIGHT_KG_AUTO="0")
@@ -106,8 +107,8 @@ def test_switched_off_a_run_leaves_the_graph_as_it_was(h2_run: tuple[Path, str])
 
 
 @needs_xtb
-def test_the_quick_commands_import_no_rdflib(h2_run: tuple[Path, str]) -> None:
-    h2_home, run = h2_run
+def test_the_quick_commands_import_no_rdflib(h2_run: tuple[Path, str, float]) -> None:
+    h2_home, run, _ = h2_run
     code = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
