@@ -87,6 +87,13 @@ def test_a_completed_run_is_queried_without_an_ingest_command(
     ]
     # the same entropy the run reported, in the graph
     assert rows[0]["v"] == pytest.approx(entropy)
+    conformers = _cli(
+        h2_home,
+        "kg",
+        "query",
+        "SELECT ?c WHERE { ?c a sw:Conformer ; sw:conformerOf ?m . ?m sw:smiles '[H][H]' }",
+    )["rows"]
+    assert conformers  # the optimised geometry files of the run
 
     before = GraphFile.in_home(h2_home).path.read_bytes()
     again = _cli(h2_home, "kg", "ingest", run_id)
