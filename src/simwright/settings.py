@@ -51,6 +51,8 @@ class Settings:
     records every path relative to these roots, so a home moved with its files still reads.
     ``threads`` = 0 means all cores. ``remember_runs`` (default on): the command line
     adds every completed run to the episodic memory (``<home>/memory``).
+    ``kg_auto_ingest`` (default on): every run that completes is added to the knowledge
+    graph of results (``<home>/kg``) when rdflib is installed (:mod:`simwright.kg.auto`).
     """
 
     home: Path
@@ -65,6 +67,7 @@ class Settings:
     (``[plugins] allow`` of config.toml; never taken from a spec)."""
     limits: Limits = field(default_factory=Limits)
     remember_runs: bool = True
+    kg_auto_ingest: bool = True
     executor: ExecutorProfile = field(default_factory=ExecutorProfile)
     """Where engine calls run (``[executor]``: local pool, Slurm, PBS; docs/cluster.md)."""
 
@@ -103,7 +106,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     ``SIMWRIGHT_THREADS``, ``SIMWRIGHT_MPI_RANKS``, ``SIMWRIGHT_RUNS_DIR``,
     ``SIMWRIGHT_CAMPAIGNS_DIR`` (file keys ``runs_dir``, ``campaigns_dir``; a relative folder
     lies under the home), ``SIMWRIGHT_REMEMBER_RUNS`` (``true`` or
-    ``false``; file key ``remember_runs``). The environment wins over the file.
+    ``false``; file key ``remember_runs``), ``SIMWRIGHT_KG_AUTO`` (``1``/``0``; file key
+    ``auto_ingest`` of ``[kg]``). The environment wins over the file.
     The file may also hold ``[engines]`` (executable paths), ``[plugins] allow``,
     ``[limits]`` (see :class:`Limits`) and ``[executor]``
     (:class:`~simwright.jobs.ExecutorProfile`).
@@ -128,6 +132,10 @@ def settings_at(home: Path, env: Mapping[str, str] | None = None) -> Settings:
         "remember_runs": _bool(
             env.get("SIMWRIGHT_REMEMBER_RUNS", data.get("remember_runs", True)), "remember_runs"
         ),
+        "kg_auto_ingest": _bool(
+            env.get("SIMWRIGHT_KG_AUTO", _table(data, "kg").get("auto_ingest", True)),
+            "kg.auto_ingest",
+        ),
     }
     runs = env.get("SIMWRIGHT_RUNS_DIR", data.get("runs_dir"))
     campaigns = env.get("SIMWRIGHT_CAMPAIGNS_DIR", data.get("campaigns_dir"))
@@ -150,6 +158,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
         raise ParseError(f"{path}: invalid TOML: {exc}") from exc
+
+
+def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """The ``[name]`` table of config.toml (empty when absent)."""
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise ParseError(f"config.toml: [{name}] must be a table")
+    return table
 
 
 def _int(value: Any, name: str) -> int:

@@ -27,6 +27,7 @@ from simwright.graph.codec import loads
 from simwright.graph.lock import lock_held
 from simwright.graph.observer import RunObserver
 from simwright.graph.runner import RunOutcome
+from simwright.kg.auto import completion_hooks
 from simwright.knowledge.planner.resolver import Resolution
 from simwright.protocols.preflight import preflight
 from simwright.protocols.registry import Protocol, get_protocol
@@ -139,7 +140,11 @@ class Simwright:
         assert resolved.preflight is not None  # planned with settings
         settings = resolved.preflight.run_settings(self.settings)
         runner = Runner(
-            self.store, settings, observer=observer, jobs=job_runners(settings, self.store)
+            self.store,
+            settings,
+            observer=observer,
+            jobs=job_runners(settings, self.store),
+            hooks=completion_hooks(settings),
         )
         return runner.start(
             proto.graph,
@@ -161,6 +166,7 @@ class Simwright:
             decider=FixedChoice(choose) if choose else None,
             observer=StoreObserver(self.store, row.id),
             jobs=job_runners(settings, self.store),
+            hooks=completion_hooks(settings),
         )
         return runner.resume(proto.graph, row.id)
 

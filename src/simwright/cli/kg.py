@@ -1,7 +1,8 @@
 """The ``simwright kg`` commands: the knowledge graph of results.
 
 ``kg ingest [RUN...]`` adds completed runs (all of the store's by default) to
-``$SIMWRIGHT_HOME/kg/results.nt``; ``kg query "SPARQL"`` answers a SELECT or ASK query
+``$SIMWRIGHT_HOME/kg/results.nt`` (runs also enter it as they complete:
+:mod:`simwright.kg.auto`); ``kg query "SPARQL"`` answers a SELECT or ASK query
 (prefixes ``sw:``, ``prov:``, ``rdfs:``, ``xsd:`` predeclared) as a table or JSON;
 ``kg mofs`` runs the named query for MOFs by topology and largest cavity.
 """
@@ -96,8 +97,8 @@ def _answer(home: Path | None, sparql: str) -> QueryTable:
     graph_file = _graph_file(home)
     if not graph_file.path.is_file():
         raise ValidationError(
-            f"no knowledge graph at {graph_file.path} yet: `simwright kg ingest` adds the "
-            "completed runs of the store"
+            f"no knowledge graph at {graph_file.path} yet: runs enter it as they complete "
+            "(setting kg.auto_ingest); `simwright kg ingest` adds the completed runs of the store"
         )
     return run_query(graph_file.load(), sparql)
 

@@ -94,6 +94,7 @@ def run(
     from simwright.api.requests import plan as plan_request
     from simwright.executors.factory import job_runners
     from simwright.graph import Runner
+    from simwright.kg.auto import completion_hooks
     from simwright.protocols import load_protocols
     from simwright.protocols.preflight import preflight
 
@@ -114,7 +115,13 @@ def run(
     store = open_store(settings)
     run_settings = checked.run_settings(settings)
     runners = job_runners(run_settings, store)
-    runner = Runner(store, run_settings, observer=_observer(), jobs=runners)
+    runner = Runner(
+        store,
+        run_settings,
+        observer=_observer(),
+        jobs=runners,
+        hooks=completion_hooks(run_settings),
+    )
     _terminate_gracefully()
     outcome = runner.start(
         proto.graph,
@@ -146,6 +153,7 @@ def resume(
     from simwright.api.simwright import run_settings
     from simwright.executors.factory import job_runners
     from simwright.graph import FixedChoice, Runner
+    from simwright.kg.auto import completion_hooks
     from simwright.protocols.registry import get_protocol
 
     settings = settings_for(home)
@@ -161,7 +169,12 @@ def resume(
     settings = run_settings(proto, row, settings)
     decider = FixedChoice(choose) if choose else None
     runner = Runner(
-        store, settings, decider=decider, observer=_observer(), jobs=job_runners(settings, store)
+        store,
+        settings,
+        decider=decider,
+        observer=_observer(),
+        jobs=job_runners(settings, store),
+        hooks=completion_hooks(settings),
     )
     _terminate_gracefully()
     _finish(store, runner.resume(proto.graph, row.id), json_out, settings)

@@ -14,7 +14,7 @@ import secrets
 import shutil
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +27,7 @@ from simwright.graph.artifacts import check_required
 from simwright.graph.context import RunContext
 from simwright.graph.decision import Decider
 from simwright.graph.graph import Graph
+from simwright.graph.hooks import CompletionHook, call_hooks
 from simwright.graph.lock import run_lock
 from simwright.graph.observer import NullObserver, RunObserver
 from simwright.graph.step import Done, Step, upgraded
@@ -61,7 +62,9 @@ class Runner:
     """Runs graphs with a store, settings, an optional decider and an observer.
 
     ``jobs`` (if given) gives each step attempt the runner of its engine calls
-    (:mod:`simwright.executors`: a local pool or a batch scheduler).
+    (:mod:`simwright.executors`: a local pool or a batch scheduler). ``hooks`` are
+    called once a run has completed and its result is committed (the knowledge graph's
+    automatic ingestion); a failing hook is a logged warning, never a failed run.
     """
 
     def __init__(
@@ -72,12 +75,14 @@ class Runner:
         decider: Decider | None = None,
         observer: RunObserver | None = None,
         jobs: JobRunnerFactory | None = None,
+        hooks: Sequence[CompletionHook] = (),
     ) -> None:
         self.store = store
         self.settings = settings
         self.decider = decider
         self.observer: RunObserver = observer or NullObserver()
         self.jobs = jobs
+        self.hooks = tuple(hooks)
 
     # -- public -------------------------------------------------------------
     def start(
@@ -109,7 +114,8 @@ class Runner:
             except Exception:
                 shutil.rmtree(run_dir, ignore_errors=True)  # no run row: leave no directory
                 raise
-            return self._interruptible(run_id, run_dir, graph, lambda: (first, 1, 1))
+            outcome = self._interruptible(run_id, run_dir, graph, lambda: (first, 1, 1))
+        return self._after(outcome)
 
     def create(
         self, graph: Graph, first: Step, *, protocol: str, params: Any = None, request: str = ""
@@ -163,9 +169,17 @@ class Runner:
                 self.store.set_run_status(run.id, "running", event=EventRecord("resumed", msg))
                 return step, seq, attempt
 
-            return self._interruptible(run.id, run_dir, graph, begin)
+            outcome = self._interruptible(run.id, run_dir, graph, begin)
+        return self._after(outcome)
 
     # -- internals ------------------------------------------------------------
+    def _after(self, outcome: RunOutcome) -> RunOutcome:
+        """Call the completion hooks of a completed run (its lock released, its result
+        committed); a hook's failure is logged and leaves the outcome as it is."""
+        if outcome.status == "completed":
+            call_hooks(self.hooks, self.store, outcome.run_id)
+        return outcome
+
     def _resume_point(self, run_id: str, run_dir: Path) -> tuple[Step, int, int]:
         steps = self.store.steps(run_id)
         if not steps:

@@ -30,6 +30,7 @@ from simwright.agents.review.reports import SubtaskReport
 from simwright.contract import Column, Table, write_table
 from simwright.errors import SimwrightError, ValidationError
 from simwright.graph import Decider, Runner, RunObserver, RunOutcome
+from simwright.kg.auto import completion_hooks
 from simwright.knowledge.planner.resolver import resolve
 from simwright.protocols.preflight import preflight
 from simwright.protocols.registry import Protocol
@@ -104,6 +105,7 @@ class ProtocolTool:
             checked.run_settings(self.settings),
             decider=self.decider() if self.decider else None,
             observer=self.observer,
+            hooks=completion_hooks(self.settings),
         )
 
         def start() -> RunOutcome:
