@@ -102,11 +102,11 @@ def assign(
         if len(names) == 1 and not params[names[0]].cue_required:
             pairs.append((names[0], item))
             continue
-        name = _choose(text, item, names, params, cues, items, used) if names else None
-        if name is None:
+        chosen = _choose(text, item, names, params, cues, items, used) if names else None
+        if chosen is None:
             orphans.append(item)
         else:
-            pairs.append((name, item))
+            pairs.append((chosen, item))
     return pairs, orphans
 
 

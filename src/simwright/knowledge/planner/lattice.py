@@ -3,11 +3,12 @@
 "band gap of Si with PBE with a lattice constant of 5.40 Å" names a band structure *at*
 a = 5.40 Å; the words "lattice constant" ask for an equation of state only when no value
 follows them. :func:`~simwright.dft.stated_lattice.as_symbol` writes a stated value as
-"a = 5.4 Å" before a module is chosen (so the words no longer pull the request to ``dft_eos``), and records the
-reading; :func:`require_used` then checks that the planned protocol builds a bulk
-crystal at that a, and refuses naming the phrase where it cannot: a protocol that
-determines the lattice constant (an equation of state, a variable-cell relaxation), one
-that builds a slab, molecule or layer, or one that has no lattice constant to set.
+"a = 5.4 Å" before a module is chosen (so the words no longer pull the request to
+``dft_eos``), and the reading is recorded; :func:`require_used` then checks that the
+planned protocol builds a bulk crystal at that a, and refuses naming the phrase where
+it cannot: a protocol that determines the lattice constant (an equation of state, a
+variable-cell relaxation), one that builds a slab, molecule or layer, or one that has
+no lattice constant to set.
 """
 
 from __future__ import annotations
