@@ -198,8 +198,9 @@ def _resolve(
         _check_claimed(text, proto, raw)
         params = proto.validate(raw)
         require_used(stated_a, proto.name, params)
+        given = proto.given_keys(text, raw)
         return Resolution(
-            text, proto, params, source="protocol parser", given=proto.given_keys(text, raw)
+            text, proto, params, phrases=read_as, source="protocol parser", given=given
         )
     fallback = next((m for m in modules if m.id == default_module), None)
     try:
@@ -212,8 +213,10 @@ def _resolve(
             _check_claimed(text, proto, raw)
             params = proto.validate(raw)
             require_used(stated_a, proto.name, params)
-            source = "protocol parser"
-            return Resolution(text, proto, params, source=source, given=proto.given_keys(text, raw))
+            given = proto.given_keys(text, raw)
+            return Resolution(
+                text, proto, params, phrases=read_as, source="protocol parser", given=given
+            )
         module = fallback
     stated = find_stated(text)
     if module.protocol is not None and module.protocol in protocols:
