@@ -27,6 +27,11 @@ _NAMED = (
 _SYMBOL = r"(?<![\w.])(?:a|a0|a_0)\s*="
 _PHRASE = re.compile(rf"(?:{_NAMED}|{_SYMBOL})\s*{_NUMBER}\s*{_UNIT}", re.IGNORECASE)
 _TO_ANGSTROM = {"nm": 10.0, "bohr": float(Bohr)}
+_OTHER_AXIS = re.compile(
+    r"(?<![\w./])(?:(?:b|c)\s*=\s*\d+(?:\.\d+)?\s*(?:Å|A|angstroms?|nm|bohrs?)(?![\w.])"
+    r"|c/a\s*=\s*\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,14 @@ def _angstrom(value: float, unit: str | None, phrase: str) -> float:
 
 
 def stated_lattice(text: str) -> StatedLattice | None:
-    """The lattice constant ``text`` states, or None; two different values are refused."""
+    """The lattice constant ``text`` states, or None; two different values, and another
+    cell parameter ("c = 5.21 Å", "c/a = 1.62"), which words do not set, are refused."""
+    other = _OTHER_AXIS.search(text)
+    if other is not None:
+        raise ParseError(
+            f"{other.group(0).strip()!r}: only a lattice constant a is read from a request in "
+            "words; write a spec file with the structure (c_a, or cellpar for a general cell)"
+        )
     found = [
         StatedLattice(
             _angstrom(float(m.group("number")), m.group("unit"), m.group(0).strip()),

@@ -146,3 +146,15 @@ def test_the_built_structure_has_the_stated_lattice_constant(settings: Settings)
     built = recommend(r.params, PseudoLibrary(default_pseudo_dirs(settings.home)))  # type: ignore[arg-type]
     volume_per_atom = abs(float(np.linalg.det(built.structure.cell))) / len(built.structure)
     assert volume_per_atom == pytest.approx(5.40**3 / 8, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("band structure of Ti with PBE, a = 2.95 Å and c = 4.68 Å", "c = 4.68 Å"),
+        ("SCF of hcp Mg with LDA, c/a = 1.62", "c/a = 1.62"),
+    ],
+)
+def test_another_cell_parameter_in_words_is_refused_by_name(text: str, phrase: str) -> None:
+    """Only a is read from words: c or c/a would otherwise be dropped silently."""
+    assert phrase in _refusal(text)
