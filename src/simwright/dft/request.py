@@ -440,6 +440,8 @@ def parse_dft_text(text: str) -> dict[str, Any] | None:
 
 
 EOS_TRIGGERS = ("lattice constant", "lattice parameter", "equation of state", "bulk modulus")
+_EOS_WITH_A_STATED = ("equation of state", "bulk modulus")
+"""The triggers that still ask for an EOS when the request states the lattice constant."""
 
 
 def is_eos_request(text: str) -> bool:
@@ -447,7 +449,7 @@ def is_eos_request(text: str) -> bool:
     lattice constant whose value is stated ("SCF of Si at a lattice constant of 5.43 Å")
     is a given of the calculation named, not a request for one."""
     low = text.lower()
-    triggers = EOS_TRIGGERS[2:] if states_value(text) else EOS_TRIGGERS
+    triggers = _EOS_WITH_A_STATED if states_value(text) else EOS_TRIGGERS
     return any(t in low for t in triggers) or has_word(text, "eos")
 
 

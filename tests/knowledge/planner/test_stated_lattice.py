@@ -158,3 +158,14 @@ def test_the_built_structure_has_the_stated_lattice_constant(settings: Settings)
 def test_another_cell_parameter_in_words_is_refused_by_name(text: str, phrase: str) -> None:
     """Only a is read from words: c or c/a would otherwise be dropped silently."""
     assert phrase in _refusal(text)
+
+
+def test_the_protocol_parsers_read_a_stated_lattice_constant_themselves() -> None:
+    """Callers of a protocol's own parser (not the front door) get the same reading."""
+    text = "SCF of bulk Si with PBE with a lattice constant of 5.40 Å"
+    assert PROTOCOLS["dft_eos"].parse_request(text) is None  # a value: no EOS
+    raw = PROTOCOLS["dft_scf"].parse_request(text)
+    assert raw is not None and raw["structure"]["a_a"] == pytest.approx(5.40)
+    bands = PROTOCOLS["dft_bands"].parse_request("band gap of Si with PBE, a = 5.40 Å")
+    assert bands is not None and bands["a_a"] == pytest.approx(5.40)
+    assert PROTOCOLS["dft_eos"].parse_request("lattice constant of Si with PBE") is not None
