@@ -135,6 +135,7 @@ GETTERS: dict[str, Callable[[Recommendation], Any]] = {
     "kpoints": _kpoints,
     "kspacing": lambda r: r.request.kspacing_inv_a,
     "a_a": lambda r: r.request.structure.a_a,
+    "volume_per_atom_a3": lambda r: abs(float(np.linalg.det(r.structure.cell))) / len(r.structure),
     "smearing": lambda r: r.template.get("system", "smearing"),
     "degauss": lambda r: r.template.get("system", "degauss"),
     "occupations": lambda r: r.template.get("system", "occupations"),

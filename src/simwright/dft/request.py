@@ -14,6 +14,7 @@ from typing import Any, Literal
 from ase.data import chemical_symbols
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from simwright.dft.stated_lattice import stated_lattice, states_value
 from simwright.dft.structures import PROTOTYPES, TWO_D, StructureSpec
 from simwright.engines.confine import plain_name
 from simwright.engines.espresso.pseudo import canonical_functional
@@ -328,8 +329,9 @@ def parse_calculation(text: str) -> Calculation:
 
 
 def states_fixed_cell(text: str) -> bool:
-    """True when the request keeps the cell fixed ("fixed cell", "atomic positions")."""
-    return _FIXED_CELL_WORDS.search(text.lower()) is not None
+    """True when the request keeps the cell fixed ("fixed cell", "atomic positions", or a
+    stated lattice constant: "relax bulk Si at a = 5.40 Å")."""
+    return _FIXED_CELL_WORDS.search(text.lower()) is not None or states_value(text)
 
 
 def _with_symbols(text: str) -> str:
@@ -378,6 +380,9 @@ def parse_structure(text: str) -> dict[str, Any]:
         raise ParseError(f"the request names several lattices ({', '.join(lattices)})")
     if lattices:
         raw["lattice"] = lattices[0]
+    stated = stated_lattice(text)
+    if stated is not None:
+        raw["a_a"] = stated.a_a
     return raw
 
 
@@ -435,12 +440,17 @@ def parse_dft_text(text: str) -> dict[str, Any] | None:
 
 
 EOS_TRIGGERS = ("lattice constant", "lattice parameter", "equation of state", "bulk modulus")
+_EOS_WITH_A_STATED = ("equation of state", "bulk modulus")
+"""The triggers that still ask for an EOS when the request states the lattice constant."""
 
 
 def is_eos_request(text: str) -> bool:
-    """True when the request asks for a lattice constant or an equation of state."""
+    """True when the request asks for a lattice constant or an equation of state; a
+    lattice constant whose value is stated ("SCF of Si at a lattice constant of 5.43 Å")
+    is a given of the calculation named, not a request for one."""
     low = text.lower()
-    return any(t in low for t in EOS_TRIGGERS) or has_word(text, "eos")
+    triggers = _EOS_WITH_A_STATED if states_value(text) else EOS_TRIGGERS
+    return any(t in low for t in triggers) or has_word(text, "eos")
 
 
 def request_from_text(text: str) -> DftRequest:

@@ -58,7 +58,9 @@ class ParameterSpec(BaseModel):
     with neither default is required unless ``optional`` (then the protocol derives it).
     ``cues`` are words that tie a number in a request to this parameter ("timestep");
     ``count_nouns`` are the nouns a count of this parameter is followed by ("atoms");
-    ``primary`` takes a quantity of its dimension that has no cue. ``substance`` marks
+    ``primary`` takes a quantity of its dimension that has no cue; ``cue_required`` takes
+    only a quantity next to one of its cues (a length is a vacuum only when "vacuum" is
+    said: never by elimination). ``substance`` marks
     choices that are substances: a request naming another known substance is refused.
     ``conflicts`` lists parameters that are not assumed when this one is given
     (pressure or density, not both). ``ratio`` reads a list from colon notation
@@ -83,6 +85,7 @@ class ParameterSpec(BaseModel):
     cues: list[str] = Field(default_factory=list)
     count_nouns: list[str] = Field(default_factory=list)
     primary: bool = False
+    cue_required: bool = False
     substance: bool = False
     conflicts: list[str] = Field(default_factory=list)
     ratio: bool = False

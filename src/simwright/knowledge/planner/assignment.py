@@ -8,7 +8,9 @@ across a comma, a semicolon or a linking word ("then", "and"). Ties go to the cu
 before the value, and a cue serves one value only, so "2 fs timestep, 1 ns
 production" and "timestep 2 fs production 1 ns" both read right. A value with no
 cue goes to the kind's ``primary`` parameter; without one, the request is refused
-and asked to name the parameter.
+and asked to name the parameter. A parameter marked ``cue_required`` takes a value only
+through its cue, never as the kind's only parameter or by elimination ("at 5.43 Å" is
+no vacuum): a value no other parameter takes is left over (and refused by the resolver).
 """
 
 from __future__ import annotations
@@ -97,12 +99,14 @@ def assign(
     orphans: list[Item] = []
     for item in sorted(items, key=lambda it: it.start):
         names = by_kind.get(item.kind, [])
-        if not names:
-            orphans.append(item)
-        elif len(names) == 1:
+        if len(names) == 1 and not params[names[0]].cue_required:
             pairs.append((names[0], item))
+            continue
+        chosen = _choose(text, item, names, params, cues, items, used) if names else None
+        if chosen is None:
+            orphans.append(item)
         else:
-            pairs.append((_choose(text, item, names, params, cues, items, used), item))
+            pairs.append((chosen, item))
     return pairs, orphans
 
 
@@ -114,10 +118,15 @@ def _choose(
     cues: Sequence[PhraseMatch[str]],
     items: Sequence[Item],
     used: set[int],
-) -> str:
+) -> str | None:
     cue = _best_cue(text, item, cues, set(names), items, used)
     if cue is not None:
         return cue.meaning
+    names = [n for n in names if not params[n].cue_required]
+    if not names:
+        return None
+    if len(names) == 1:
+        return names[0]
     primary = [n for n in names if params[n].primary]
     if len(primary) == 1:
         return primary[0]

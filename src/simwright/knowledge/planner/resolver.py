@@ -37,6 +37,12 @@ from pydantic import BaseModel
 from simwright.errors import ParseError, SimwrightError, ValidationError
 from simwright.knowledge.modules import KnowledgeModule, load_modules
 from simwright.knowledge.planner.extraction import CELL_WORD, TEXT_JOIN
+from simwright.knowledge.planner.lattice import (
+    read_as_symbol,
+    refuse_if_determined,
+    require_taken,
+    require_used,
+)
 from simwright.knowledge.planner.lexical import BM25, tokens
 from simwright.knowledge.planner.plan import Plan, normalize, plan
 from simwright.knowledge.planner.plausibility import check
@@ -181,6 +187,9 @@ def _resolve(
 
     modules = load_modules() if modules is None else modules
     text, read_as = _conditions(normalize(request))
+    text, stated_a, how = read_as_symbol(text)
+    if stated_a is not None and how is not None:
+        read_as = (*read_as, PhraseUse(stated_a.text, "lattice constant", how))
     computing = _property_protocols(text, protocols)
     if computing:
         # a protocol of its own computes the asked property: its parser decides (and
@@ -188,8 +197,10 @@ def _resolve(
         proto, raw = _claim_property(text, computing, modules)
         _check_claimed(text, proto, raw)
         params = proto.validate(raw)
+        require_used(stated_a, proto.name, params)
+        given = proto.given_keys(text, raw)
         return Resolution(
-            text, proto, params, source="protocol parser", given=proto.given_keys(text, raw)
+            text, proto, params, phrases=read_as, source="protocol parser", given=given
         )
     fallback = next((m for m in modules if m.id == default_module), None)
     try:
@@ -201,18 +212,24 @@ def _resolve(
             proto, raw = _claim_or_name(text, protocols, claim, modules)
             _check_claimed(text, proto, raw)
             params = proto.validate(raw)
-            source = "protocol parser"
-            return Resolution(text, proto, params, source=source, given=proto.given_keys(text, raw))
+            require_used(stated_a, proto.name, params)
+            given = proto.given_keys(text, raw)
+            return Resolution(
+                text, proto, params, phrases=read_as, source="protocol parser", given=given
+            )
         module = fallback
     stated = find_stated(text)
     if module.protocol is not None and module.protocol in protocols:
+        refuse_if_determined(stated_a, module.protocol)
         _check_stated(stated, module, module.protocol, text)
     result = plan(text, modules, protocols, fallback)
     proto = protocols[result.protocol]
+    require_taken(stated_a, proto.name, result.given().get("a_a"))
     uses = (*read_as, *_ledger(stated, result, proto.name))
     _no_unread_numbers(text, result, stated)
     _no_unread_potential(text, result)
     params = proto.validate(result.given())
+    require_used(stated_a, proto.name, params)
     warnings = check(proto.name, params, result.parameters)
     assumed = proto.defaulted(text) if proto.defaulted is not None else frozenset()
     given = frozenset(result.given()) - assumed  # e.g. plain "water": the model is assumed

@@ -57,6 +57,11 @@ class PropertyRequest(DftRequest):
         """The surface's Miller index, if any."""
         return self.structure.facet
 
+    @property
+    def a_a(self) -> float | None:
+        """The lattice constant the request states (Å), if any."""
+        return self.structure.a_a
+
 
 def scf_kept(
     ctx: RunContext, params: DftRequest, template: PwInput, valence: float, name: str = "scf"

@@ -29,13 +29,16 @@ class DftRelaxParams(DftRequest):
     @classmethod
     def _cell_follows_kind(cls, data: Any) -> Any:
         """Without a stated calculation, a bulk crystal relaxes its cell too (vc-relax);
-        slabs, layers and molecules keep their cell (relax)."""
+        slabs, layers and molecules, and a crystal at a stated lattice constant
+        (``a_a``), keep their cell (relax)."""
         if not isinstance(data, dict) or data.get("calculation") is not None:
             return data
         kind = data.get("structure", "bulk")
+        a_a = data.get("a_a")
         if isinstance(kind, dict):
-            kind = kind.get("kind", "bulk")
+            kind, a_a = kind.get("kind", "bulk"), kind.get("a_a")
         fixed = str(kind).lower() in ("slab", "surface", "molecule", "two_d", "2d", "file")
+        fixed = fixed or a_a is not None
         return {**data, "calculation": "relax" if fixed else "vc-relax"}
 
 
