@@ -227,8 +227,14 @@ def test_relax_bulk_reports_its_residual_pressure(tmp_path: Path) -> None:
 
     r = resolve("relax bulk Si with LDA", PROTOCOLS)
     raw = r.params.model_dump(exclude_defaults=True)
-    raw["structure"] = {**raw["structure"], "a_a": 5.25}
-    raw.update(ecutwfc_ry=12.0, kspacing_inv_a=0.8, overrides={"cell": {"press_conv_thr": 5.0}})
+    raw["structure"] = {**raw["structure"], "a_a": 5.25}  # a compressed start
+    # a stated a alone keeps the cell fixed (a plain relax): the cell relaxation is named
+    raw.update(
+        calculation="vc-relax",
+        ecutwfc_ry=12.0,
+        kspacing_inv_a=0.8,
+        overrides={"cell": {"press_conv_thr": 5.0}},
+    )
     params = r.protocol.validate(raw)
     assert params.calculation == "vc-relax"  # type: ignore[attr-defined]
     store = Store.at(tmp_path / "simwright.db")
