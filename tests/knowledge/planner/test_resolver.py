@@ -7,23 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers.planner import MODULES, PROTOCOLS, refusal, resolve_request
 from simwright.errors import SimwrightError
-from simwright.knowledge.modules import load_modules
-from simwright.knowledge.planner.resolver import Resolution, resolve
-from simwright.protocols import load_protocols
-
-PROTOCOLS = load_protocols()
-MODULES = load_modules()
-
-
-def _resolve(text: str) -> Resolution:
-    return resolve(text, PROTOCOLS, MODULES)
-
-
-def _refusal(text: str) -> str:
-    with pytest.raises(SimwrightError) as info:
-        _resolve(text)
-    return str(info.value)
+from simwright.knowledge.planner.resolver import resolve
 
 
 @pytest.mark.parametrize(
@@ -43,7 +29,7 @@ def _refusal(text: str) -> str:
 def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
     text: str, phrase: str, instead: str
 ) -> None:
-    message = _refusal(text)
+    message = refusal(text)
     assert message.startswith(f"'{phrase}")
     assert "cannot be honoured" in message
     assert instead in message
@@ -58,35 +44,35 @@ def test_a_stated_choice_that_cannot_be_honoured_is_refused_by_name(
 def test_a_property_without_a_protocol_is_refused_saying_what_can_be_done(
     text: str, words: str, instead: str
 ) -> None:
-    message = _refusal(text)
+    message = refusal(text)
     assert message.startswith(repr(words))
     assert "not a simwright protocol yet" in message and instead in message
 
 
 def test_a_property_whose_protocols_cannot_read_the_request_is_refused_by_name() -> None:
-    message = _refusal("heat capacity of bulk Cu with PBE")
+    message = refusal("heat capacity of bulk Cu with PBE")
     assert message.startswith("'heat capacity'") and "cannot read this request" in message
     assert "thermal_expansion" in message
 
 
 def test_choices_taken_by_parameters_or_fixed_by_the_procedure_are_recorded() -> None:
-    r = _resolve("thermal conductivity of liquid argon by Green–Kubo, 4 fs timestep")
+    r = resolve_request("thermal conductivity of liquid argon by Green–Kubo, 4 fs timestep")
     hows = {u.text: u.how for u in r.phrases}
     assert hows["Green–Kubo"].startswith("fixed by the protocol")
-    r = _resolve("lattice constant of fcc Cu with EMT")
+    r = resolve_request("lattice constant of fcc Cu with EMT")
     assert [(u.text, u.how) for u in r.phrases] == [("EMT", "given: calculator=emt")]
 
 
 def test_a_number_no_parameter_takes_is_refused_by_name() -> None:
-    message = _refusal("SCF of Si with PBE and 40 bands")
+    message = refusal("SCF of Si with PBE and 40 bands")
     assert message.startswith("'and 40 bands'") and "not understood" in message
-    assert _refusal("SCF of Si with PBE, conv_thr 1e-8").startswith("'conv_thr'")
-    assert _resolve("diffusion constant of water at 298.15 K (25 °C)").warnings == ()
+    assert refusal("SCF of Si with PBE, conv_thr 1e-8").startswith("'conv_thr'")
+    assert resolve_request("diffusion constant of water at 298.15 K (25 °C)").warnings == ()
 
 
 def test_a_machine_learned_potential_is_honoured_or_refused_by_name() -> None:
     try:
-        r = _resolve("equilibrium lattice constant of fcc Cu using CHGNet")
+        r = resolve_request("equilibrium lattice constant of fcc Cu using CHGNet")
     except SimwrightError as exc:
         assert "chgnet" in str(exc).lower()
     else:
@@ -123,21 +109,21 @@ def test_a_machine_learned_potential_is_honoured_or_refused_by_name() -> None:
 def test_substances_and_geometry_words_become_given_values(
     text: str, protocol: str, given: dict
 ) -> None:
-    r = _resolve(text)
+    r = resolve_request(text)
     assert r.protocol.name == protocol
     assert r.plan is not None
     assert {k: r.plan.given()[k] for k in given} == given
 
 
 def test_slab_words_reach_the_structure_that_is_built() -> None:
-    r = _resolve("SCF of a Cu(100) surface, 4 layers, 12 Å vacuum, PBE")
+    r = resolve_request("SCF of a Cu(100) surface, 4 layers, 12 Å vacuum, PBE")
     structure = r.params.model_dump()["structure"]
     assert structure["facet"] == "100" and structure["size"] == (1, 1, 4)
     assert structure["vacuum_a"] == 12.0
 
 
 def test_a_compound_for_a_one_element_protocol_is_refused_with_the_way_forward() -> None:
-    message = _refusal("lattice constant of NaCl with EMT")
+    message = refusal("lattice constant of NaCl with EMT")
     assert "'NaCl' is a compound" in message and "with PBE" in message
 
 
@@ -153,28 +139,28 @@ def test_a_compound_for_a_one_element_protocol_is_refused_with_the_way_forward()
     ],
 )
 def test_an_implausible_state_is_refused_with_the_reason(text: str, phrase: str, why: str) -> None:
-    message = _refusal(text)
+    message = refusal(text)
     assert repr(phrase) in message and why in message
 
 
 def test_plausible_states_pass_and_supercooled_water_is_a_warning() -> None:
-    assert _resolve("self-diffusion of water at 380 K and 10 bar").warnings == ()
-    r = _resolve("self-diffusion of water at 250 K")
+    assert resolve_request("self-diffusion of water at 380 K and 10 bar").warnings == ()
+    r = resolve_request("self-diffusion of water at 250 K")
     assert r.warnings and "supercooled" in r.warnings[0]
 
 
 def test_lennard_jones_argon_takes_rahmans_parameters() -> None:
-    r = _resolve("lattice constant of argon with Lennard-Jones")
+    r = resolve_request("lattice constant of argon with Lennard-Jones")
     spec = r.params.calculator_spec()  # type: ignore[attr-defined]
     assert spec.kwargs["sigma"] == pytest.approx(3.405)
 
 
 def test_a_missing_spec_file_is_named() -> None:
-    assert _refusal("/nonexistent/spec.yaml") == "no such spec file: /nonexistent/spec.yaml"
+    assert refusal("/nonexistent/spec.yaml") == "no such spec file: /nonexistent/spec.yaml"
 
 
 def test_a_module_without_protocol_says_how_to_proceed() -> None:
-    message = _refusal("GCMC adsorption of methane in a slit pore at 300 K")
+    message = refusal("GCMC adsorption of methane in a slit pore at 300 K")
     assert "simwright campaign run" in message
     assert "campaign engine" not in message
 
@@ -182,13 +168,13 @@ def test_a_module_without_protocol_says_how_to_proceed() -> None:
 def test_a_spec_file_is_resolved_by_the_same_path(tmp_path: Path) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text("protocol: lattice_constant\nparameters: {element: Cu, lattice: fcc}\n")
-    r = _resolve(str(spec))
+    r = resolve_request(str(spec))
     assert r.protocol.name == "lattice_constant" and r.source == "spec file"
     assert r.to_json()["parameters"]["element"]["source"] == "given"
 
 
 def test_conditions_in_words_are_read_as_values_and_recorded() -> None:
-    r = _resolve("self-diffusion of water at ambient conditions")
+    r = resolve_request("self-diffusion of water at ambient conditions")
     assert r.plan is not None
     assert r.plan.given()["temperature_k"] == 298.15
     assert r.plan.given()["pressure_bar"] == pytest.approx(1.01325)
@@ -207,13 +193,13 @@ def test_conditions_in_words_are_read_as_values_and_recorded() -> None:
     ],
 )
 def test_words_that_would_change_the_system_are_refused_by_name(text: str, phrase: str) -> None:
-    assert phrase in _refusal(text)
+    assert phrase in refusal(text)
 
 
 def test_cell_and_lattice_constant_words_are_given() -> None:
-    r = _resolve("relax Si with PBE and let the cell relax")
+    r = resolve_request("relax Si with PBE and let the cell relax")
     assert r.plan is not None and r.plan.given()["calculation"] == "vc-relax"
-    r = _resolve("SCF of Si with PBE at a lattice constant of 5.43 Å")
+    r = resolve_request("SCF of Si with PBE at a lattice constant of 5.43 Å")
     assert r.protocol.name == "dft_scf"
     assert r.params.model_dump()["structure"]["a_a"] == 5.43
 
@@ -233,11 +219,11 @@ def test_cell_and_lattice_constant_words_are_given() -> None:
 def test_requests_no_module_keyword_matches_are_read_by_the_module_or_refused(
     text: str, phrase: str
 ) -> None:
-    assert phrase in _refusal(text)
+    assert phrase in refusal(text)
 
 
 def test_a_request_claimed_by_a_protocol_parser_is_read_by_its_module() -> None:
-    r = _resolve("CO molecule with PBE")
+    r = resolve_request("CO molecule with PBE")
     assert r.plan is not None and r.plan.module_id == "dft_scf"
     assert r.plan.given() == {"formula": "CO", "structure": "molecule", "functional": "pbe"}
 
@@ -247,12 +233,12 @@ def test_a_kpoint_mesh_is_given_and_reaches_the_input() -> None:
     assert r.plan is not None and r.plan.given()["kpoints"] == [8, 8, 8]
     assert "kspacing_inv_a" not in r.plan.parameters
     assert r.params.model_dump()["kpoints"] == (8, 8, 8)
-    message = _refusal("PBE SCF of Si with 4x4x4 k-points and k-spacing 0.2 Å-1")
+    message = refusal("PBE SCF of Si with 4x4x4 k-points and k-spacing 0.2 Å-1")
     assert "'4x4x4 k-points'" in message and "'0.2 Å-1'" in message
 
 
 def test_a_smearing_width_is_not_taken_for_a_cutoff() -> None:
-    r = _resolve("relax MgO with PBE and Marzari-Vanderbilt smearing 0.01 Ry")
+    r = resolve_request("relax MgO with PBE and Marzari-Vanderbilt smearing 0.01 Ry")
     assert r.plan is not None
     assert r.plan.given()["degauss_ry"] == 0.01 and "ecutwfc_ry" not in r.plan.given()
 

@@ -9,27 +9,13 @@ import math
 import numpy as np
 import pytest
 
+from helpers.planner import MODULES, PROTOCOLS, refusal, resolve_request
 from simwright.dft.recommender import recommend
 from simwright.dft.stated_lattice import stated_lattice, states_value
 from simwright.engines.espresso.pseudo_library import PseudoLibrary, default_pseudo_dirs
-from simwright.errors import ParseError, SimwrightError
-from simwright.knowledge.modules import load_modules
-from simwright.knowledge.planner.resolver import Resolution, resolve
-from simwright.protocols import load_protocols
+from simwright.errors import ParseError
+from simwright.knowledge.planner.resolver import resolve
 from simwright.settings import Settings
-
-PROTOCOLS = load_protocols()
-MODULES = load_modules()
-
-
-def _resolve(text: str) -> Resolution:
-    return resolve(text, PROTOCOLS, MODULES)
-
-
-def _refusal(text: str) -> str:
-    with pytest.raises(SimwrightError) as info:
-        _resolve(text)
-    return str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +64,7 @@ def test_a_lattice_constant_without_unit_or_with_two_values_is_refused() -> None
 def test_a_stated_lattice_constant_is_given_in_every_bulk_protocol(
     text: str, protocol: str
 ) -> None:
-    r = _resolve(text)
+    r = resolve_request(text)
     assert r.protocol.name == protocol
     structure = r.params.structure  # type: ignore[attr-defined]
     assert structure.kind == "bulk" and structure.a_a == pytest.approx(5.40)
@@ -88,7 +74,7 @@ def test_a_stated_lattice_constant_is_given_in_every_bulk_protocol(
 
 
 def test_the_reading_is_recorded_and_the_plan_shows_a_as_given() -> None:
-    r = _resolve("SCF of bulk Si with PBE with a lattice constant of 5.40 Å")
+    r = resolve_request("SCF of bulk Si with PBE with a lattice constant of 5.40 Å")
     out = r.to_json()
     assert out["parameters"]["a_a"]["source"] == "given"
     assert out["parameters"]["a_a"]["value"] == pytest.approx(5.40)
@@ -96,13 +82,13 @@ def test_the_reading_is_recorded_and_the_plan_shows_a_as_given() -> None:
 
 
 def test_a_stated_lattice_constant_keeps_the_cell_of_a_plain_relax() -> None:
-    r = _resolve("relax bulk Si with PBE at a = 5.40 Å")
+    r = resolve_request("relax bulk Si with PBE at a = 5.40 Å")
     assert r.params.calculation == "relax"  # type: ignore[attr-defined]
 
 
 def test_without_a_value_lattice_constant_still_asks_for_an_equation_of_state() -> None:
-    assert _resolve("lattice constant of Ge with PBE").protocol.name == "dft_eos"
-    r = _resolve("band gap of Si with PBE at the experimental lattice constant")
+    assert resolve_request("lattice constant of Ge with PBE").protocol.name == "dft_eos"
+    r = resolve_request("band gap of Si with PBE at the experimental lattice constant")
     assert r.protocol.name == "dft_bands"
     assert r.params.structure.a_a is None  # type: ignore[attr-defined]
 
@@ -121,15 +107,15 @@ def test_without_a_value_lattice_constant_still_asks_for_an_equation_of_state() 
 def test_a_protocol_that_cannot_use_a_stated_lattice_constant_refuses_naming_it(
     text: str, why: str
 ) -> None:
-    message = _refusal(text)
+    message = refusal(text)
     assert "lattice constant" in message and why in message
     assert ("5.40" in message) or ("3.61" in message) or ("2.46" in message)
 
 
 def test_a_bare_length_is_no_vacuum_box_or_lattice_constant() -> None:
-    message = _refusal("SCF of Si with PBE at 5.43 Å")
+    message = refusal("SCF of Si with PBE at 5.43 Å")
     assert "5.43" in message
-    r = _resolve("PBE SCF of an Al(111) slab with 15 Å of vacuum")
+    r = resolve_request("PBE SCF of an Al(111) slab with 15 Å of vacuum")
     assert r.params.structure.vacuum_a == pytest.approx(15.0)  # type: ignore[attr-defined]
 
 
@@ -157,7 +143,7 @@ def test_the_built_structure_has_the_stated_lattice_constant(settings: Settings)
 )
 def test_another_cell_parameter_in_words_is_refused_by_name(text: str, phrase: str) -> None:
     """Only a is read from words: c or c/a would otherwise be dropped silently."""
-    assert phrase in _refusal(text)
+    assert phrase in refusal(text)
 
 
 def test_the_protocol_parsers_read_a_stated_lattice_constant_themselves() -> None:
